@@ -1,0 +1,209 @@
+"""Phase configuration: what phases exist, who acts in each, where each one leads.
+
+A :class:`Config` is plain immutable data. :meth:`Config.validate` checks it with a
+deterministic first error (phases are visited in sorted order), so a broken config
+always reports the same problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .errors import InvalidArgument, InvalidConfig, InvalidPhase
+from .vocab import DEFAULT_PHASE_TIMEOUT, END, START, PhaseAction, PhaseType, RoleType, SkillType
+
+__all__ = ["PhaseStep", "PhaseConfig", "Config"]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStep:
+    """One kind of action in a phase.
+
+    ``role`` ``""`` means every role; :data:`SYSTEM` means no player (announcement).
+    ``skill`` ``""`` is a watch-only step: its role wakes but cannot submit.
+    ``required``/``multiple`` shape readiness only; ``group`` joins mutually exclusive
+    alternatives of one role; ``allow_dead_target`` lets targets be eliminated players.
+    """
+
+    role: RoleType
+    skill: SkillType = ""
+    required: bool = False
+    multiple: bool = False
+    group: str = ""
+    allow_dead_target: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("role", "skill", "group"):
+            if not isinstance(getattr(self, name), str):
+                raise InvalidArgument(f"PhaseStep.{name} must be a str")
+
+
+def _tuple_of(values: Iterable[object], kind: type, what: str) -> tuple[object, ...]:
+    if isinstance(values, (str, bytes)):
+        raise InvalidArgument(f"{what} must be a sequence, not a string")
+    out = tuple(values)
+    for v in out:
+        if not isinstance(v, kind):
+            raise InvalidArgument(f"{what} must hold {kind.__name__} values, got {v!r}")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseConfig:
+    """One phase: its steps, its default exit, optional parent and round actions.
+
+    A phase that some other phase names as ``parent`` is *compound*: it has no steps,
+    no ``next_phase`` and no resolver; it groups its children and carries actions
+    run when the group is entered or left (statechart rule).
+    ``timeout`` is in seconds and only advice for hosts (0 = use the default).
+    """
+
+    steps: tuple[PhaseStep, ...] = ()
+    next_phase: PhaseType = ""
+    timeout: float = 0.0
+    parent: PhaseType = ""
+    on_enter: tuple[PhaseAction, ...] = ()
+    on_exit: tuple[PhaseAction, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", _tuple_of(self.steps, PhaseStep, "PhaseConfig.steps"))
+        for name in ("on_enter", "on_exit"):
+            raw = _tuple_of(getattr(self, name), str, f"PhaseConfig.{name}")
+            object.__setattr__(self, name, tuple(_action(a) for a in raw))
+        if not isinstance(self.next_phase, str) or not isinstance(self.parent, str):
+            raise InvalidArgument("PhaseConfig.next_phase and parent must be str")
+        if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)):
+            raise InvalidArgument("PhaseConfig.timeout must be a number of seconds")
+
+
+def _action(value: object) -> PhaseAction:
+    try:
+        return PhaseAction(str(value))
+    except ValueError:
+        # Kept as the raw string so validate() can report it as an unknown action.
+        return value  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The phase graph: where a game starts and every phase it can be in."""
+
+    start_phase: PhaseType
+    phases: Mapping[PhaseType, PhaseConfig] = field(default_factory=dict)
+    default_timeout: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.phases, Mapping):
+            raise InvalidArgument("Config.phases must be a mapping of phase name to PhaseConfig")
+        frozen = MappingProxyType(dict(sorted(self.phases.items(), key=lambda kv: str(kv[0]))))
+        object.__setattr__(self, "phases", frozen)
+
+    def phase_timeout(self, phase: PhaseType) -> float:
+        """Seconds a host should allow for ``phase``: its own, else the default, else 30."""
+        pc = self.phases.get(phase)
+        if pc is not None and pc.timeout > 0:
+            return float(pc.timeout)
+        if self.default_timeout > 0:
+            return float(self.default_timeout)
+        return DEFAULT_PHASE_TIMEOUT
+
+    def compound_phases(self) -> frozenset[PhaseType]:
+        """Phases some other phase names as its parent."""
+        return frozenset(pc.parent for pc in self.phases.values() if pc.parent)
+
+    def path_of(self, phase: PhaseType) -> tuple[PhaseType, ...]:
+        """``phase`` followed by its ancestors, innermost first."""
+        out = [phase]
+        seen = {phase}
+        pc = self.phases.get(phase)
+        while pc is not None and pc.parent and pc.parent not in seen:
+            out.append(pc.parent)
+            seen.add(pc.parent)
+            pc = self.phases.get(pc.parent)
+        return tuple(out)
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidConfig`/:class:`InvalidPhase` for the first problem found."""
+        if not self.phases:
+            raise InvalidConfig("config has no phases")
+        if not isinstance(self.start_phase, str) or not self.start_phase:
+            raise InvalidConfig("start_phase is empty")
+        for key in self.phases:
+            if not isinstance(key, str) or not key:
+                raise InvalidConfig(f"phase name {key!r} must be a non-empty string")
+            if key in (START, END):
+                raise InvalidPhase(f"phase {key!r} is reserved by the kernel")
+        if isinstance(self.default_timeout, bool) or not isinstance(self.default_timeout, (int, float)):
+            raise InvalidConfig("default_timeout must be a number of seconds")
+        if self._loops() and not self._declares_round_actions():
+            raise InvalidConfig("the phase cycle loops but no phase declares ADVANCE_ROUND and CLEAR_ROUND_VARS")
+        compound = self.compound_phases()
+        if self.start_phase not in self.phases:
+            raise InvalidPhase(f"start phase {self.start_phase!r} is not configured")
+        if self.start_phase in compound:
+            raise InvalidPhase(f"start phase {self.start_phase!r} is compound")
+        for name, pc in self.phases.items():
+            self._validate_phase(name, pc, compound)
+
+    def _validate_phase(self, name: str, pc: PhaseConfig, compound: frozenset[str]) -> None:
+        if not isinstance(pc, PhaseConfig):
+            raise InvalidPhase(f"phase {name!r}: config is not a PhaseConfig")
+        for action in (*pc.on_enter, *pc.on_exit):
+            if not isinstance(action, PhaseAction):
+                raise InvalidPhase(f"phase {name!r}: unknown phase action {action!r}")
+        if pc.parent:
+            if pc.parent == name:
+                raise InvalidPhase(f"phase {name!r} is its own parent")
+            if pc.parent not in self.phases:
+                raise InvalidPhase(f"phase {name!r}: parent {pc.parent!r} is not configured")
+            seen = {name}
+            cur: PhaseConfig | None = pc
+            while cur is not None and cur.parent:
+                if cur.parent in seen:
+                    raise InvalidPhase(f"phase {name!r}: parent chain loops")
+                seen.add(cur.parent)
+                cur = self.phases.get(cur.parent)
+        if name in compound:
+            if pc.steps:
+                raise InvalidPhase(f"compound phase {name!r} may not have steps")
+            if pc.next_phase:
+                raise InvalidPhase(f"compound phase {name!r} may not have a next phase")
+            return
+        if not pc.next_phase:
+            raise InvalidPhase(f"phase {name!r} has no next phase (use END to end the game)")
+        if pc.next_phase != END:
+            if pc.next_phase not in self.phases:
+                raise InvalidPhase(f"phase {name!r}: next phase {pc.next_phase!r} is not configured")
+            if pc.next_phase in compound:
+                raise InvalidPhase(f"phase {name!r}: next phase {pc.next_phase!r} is compound")
+        seen_steps: set[tuple[str, str]] = set()
+        group_roles: dict[str, str] = {}
+        all_role_skills = {s.skill for s in pc.steps if s.role == "" and s.skill}
+        for step in pc.steps:
+            key = (step.role, step.skill)
+            if key in seen_steps:
+                raise InvalidPhase(f"phase {name!r}: duplicate step {step.role!r}/{step.skill!r}")
+            seen_steps.add(key)
+            if step.role and step.skill and step.skill in all_role_skills:
+                raise InvalidPhase(
+                    f"phase {name!r}: skill {step.skill!r} is declared for every role and for {step.role!r}"
+                )
+            if step.group:
+                owner = group_roles.setdefault(step.group, step.role)
+                if owner != step.role:
+                    raise InvalidPhase(f"phase {name!r}: group {step.group!r} spans two roles")
+
+    def _loops(self) -> bool:
+        cur = self.start_phase
+        for _ in range(len(self.phases) + 1):
+            pc = self.phases.get(cur)
+            if pc is None or cur == END or not cur:
+                return False
+            cur = pc.next_phase
+        return True
+
+    def _declares_round_actions(self) -> bool:
+        acts = {a for pc in self.phases.values() for a in (*pc.on_enter, *pc.on_exit)}
+        return PhaseAction.ADVANCE_ROUND in acts and PhaseAction.CLEAR_ROUND_VARS in acts

@@ -1,0 +1,261 @@
+"""Effects (what resolution decided), events (what players may be told) and scopes.
+
+Effects are immutable values. That is what lets the engine keep them in its log
+and hand the same objects back to callers without defensive copies: history cannot
+be rewritten from outside. Every state change is one of five kernel primitives;
+every other effect type is a rule event that changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+from .errors import InvalidArgument
+from .vocab import (
+    DETOUR,
+    GOTO_PHASE,
+    INTERNAL_EVENTS,
+    SET_ACTORS,
+    SET_ALIVE,
+    SET_VAR,
+    EventType,
+    PhaseType,
+    RoleType,
+    SkillType,
+)
+
+__all__ = [
+    "VarScope",
+    "GAME",
+    "ROUND",
+    "Effect",
+    "Event",
+    "SkillUse",
+    "EMPTY_MAP",
+    "set_alive",
+    "set_var",
+    "set_actors",
+    "detour",
+    "goto_phase",
+    "REPLACED_BY_INTERCEPTOR",
+    "frozen_map",
+    "coerce_effects",
+]
+
+EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
+"""The shared empty read-only mapping."""
+
+REPLACED_BY_INTERCEPTOR = "replaced by an interceptor"
+
+
+def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
+    """A read-only copy of ``data`` with its keys sorted (for deterministic output)."""
+    if not data:
+        return EMPTY_MAP
+    if not isinstance(data, Mapping):
+        raise InvalidArgument("expected a mapping of str to str")
+    for k, v in data.items():
+        if not isinstance(k, str) or not isinstance(v, str):
+            raise InvalidArgument(f"mapping entries must be str to str, got {k!r}: {v!r}")
+    return MappingProxyType(dict(sorted(data.items())))
+
+
+class VarScope(NamedTuple):
+    """Where a variable lives: game or round lifetime, unowned or owned by a player.
+
+    ``GAME``, ``ROUND``, ``GAME.of(pid)``, ``ROUND.of(pid)`` are the four cells.
+    """
+
+    per_round: bool = False
+    owner: str = ""
+
+    def of(self, player_id: str) -> VarScope:
+        """The same lifetime, owned by ``player_id``."""
+        return VarScope(self.per_round, player_id)
+
+    def __str__(self) -> str:
+        base = "round" if self.per_round else "game"
+        return f"{base}:{self.owner}" if self.owner else base
+
+    @classmethod
+    def parse(cls, text: str) -> VarScope:
+        """Inverse of ``str(scope)``."""
+        base, sep, owner = text.partition(":")
+        if base not in ("game", "round") or (sep and not owner):
+            raise ValueError(f"not a scope: {text!r}")
+        return cls(base == "round", owner)
+
+
+GAME = VarScope(False, "")
+ROUND = VarScope(True, "")
+
+
+class Event(NamedTuple):
+    """What a player or host may be told about an effect (no typed kernel payload)."""
+
+    type: EventType
+    source: str = ""
+    target: str = ""
+    data: Mapping[str, str] = EMPTY_MAP
+    canceled: bool = False
+    reason: str = ""
+
+
+class Effect(NamedTuple):
+    """One decision of the rules, applied at the single write point.
+
+    Build kernel primitives with :func:`set_alive`, :func:`set_var`, :func:`set_actors`,
+    :func:`detour` and :func:`goto_phase`; build rule events with ``Effect(type, source,
+    target)`` and :meth:`with_data`. The typed fields after ``data`` are the kernel's own
+    payload; only the fields of the effect's type matter.
+    """
+
+    type: EventType
+    source: str = ""
+    target: str = ""
+    data: Mapping[str, str] = EMPTY_MAP
+    canceled: bool = False
+    reason: str = ""
+    phase: PhaseType = ""
+    alive: bool = False
+    scope: VarScope = GAME
+    key: str = ""
+    value: str = ""
+    actors: tuple[str, ...] = ()
+    role: RoleType = ""
+    vars: Mapping[str, str] = EMPTY_MAP
+    winners: tuple[str, ...] = ()
+
+    def with_data(self, key: str, value: str) -> Effect:
+        """A copy carrying one more string payload entry."""
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InvalidArgument("effect data must be str to str")
+        merged = dict(self.data)
+        merged[key] = value
+        return self._replace(data=frozen_map(merged))
+
+    def cancel(self, reason: str) -> Effect:
+        """A vetoed copy: changes no state, but stays in the log and the returned effects."""
+        return self._replace(canceled=True, reason=reason)
+
+    def sets_alive(self) -> bool | None:
+        """The aliveness this effect writes, or ``None`` if it writes none."""
+        if self.type == SET_ALIVE and not self.canceled:
+            return self.alive
+        return None
+
+    def sets_var(self) -> tuple[VarScope, str, str] | None:
+        """``(scope, key, value)`` this effect writes, or ``None``."""
+        if self.type == SET_VAR and not self.canceled:
+            return (self.scope, self.key, self.value)
+        return None
+
+    @property
+    def is_internal(self) -> bool:
+        """True for kernel primitives that never reach players."""
+        return self.type in INTERNAL_EVENTS
+
+    def to_event(self) -> Event:
+        """The publishable form: typed payload flattened into string data."""
+        data = dict(self.data)
+        if self.phase:
+            data["phase"] = self.phase
+        if self.alive:
+            data["alive"] = "true"
+        if self.type == SET_VAR:
+            data["scope"] = str(self.scope)
+            data["var_key"] = self.key
+            data["value"] = self.value
+        if self.actors:
+            data["actors"] = ",".join(self.actors)
+        if self.role:
+            data["role"] = self.role
+        if self.winners:
+            data["winners"] = ",".join(self.winners)
+        return Event(self.type, self.source, self.target, frozen_map(data), self.canceled, self.reason)
+
+
+class SkillUse(NamedTuple):
+    """A submission: a player used a skill on zero or more targets.
+
+    ``phase`` and ``round`` are stamped by the engine when it accepts the submission.
+    """
+
+    player_id: str
+    skill: SkillType
+    targets: tuple[str, ...] = ()
+    phase: PhaseType = ""
+    round: int = 0
+
+    @property
+    def target(self) -> str:
+        """The first target, or ``""``."""
+        return self.targets[0] if self.targets else ""
+
+
+def set_alive(player_id: str, alive: bool) -> Effect:
+    """Kernel primitive: set a player's aliveness."""
+    return Effect(SET_ALIVE, target=player_id, alive=bool(alive))
+
+
+def set_var(scope: VarScope, key: str, value: str) -> Effect:
+    """Kernel primitive: write one variable cell; the empty value deletes it."""
+    if not isinstance(scope, VarScope):
+        raise InvalidArgument("set_var scope must be a VarScope (GAME, ROUND or .of(id))")
+    if not isinstance(key, str) or not key or not isinstance(value, str):
+        raise InvalidArgument("set_var needs a non-empty str key and a str value")
+    return Effect(SET_VAR, target=scope.owner, scope=scope, key=key, value=value)
+
+
+def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
+    """Kernel primitive: name exactly who may act in ``phase`` (dead players included).
+
+    Naming nobody (no ids) means nobody may act, which differs from naming no list.
+    """
+    for pid in player_ids:
+        if not isinstance(pid, str):
+            raise InvalidArgument("set_actors ids must be str")
+    return Effect(SET_ACTORS, phase=phase, actors=tuple(sorted(set(player_ids))))
+
+
+def detour(player_id: str, phase: PhaseType) -> Effect:
+    """Kernel primitive: queue a trip to ``phase`` for ``player_id`` (e.g. a hunter's shot).
+
+    Detours route the next phase before any goto, and hold the victory check until drained.
+    """
+    return Effect(DETOUR, source=player_id, phase=phase)
+
+
+def goto_phase(phase: PhaseType) -> Effect:
+    """Control: leave this phase for ``phase`` instead of its configured next phase."""
+    return Effect(GOTO_PHASE, phase=phase)
+
+
+def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
+    """Check what an extension point returned; freeze any mutable payload it carried.
+
+    ``None`` entries are dropped. Anything that is not an :class:`Effect` is a bug in
+    the rules and raises :class:`InvalidArgument` naming the culprit.
+    """
+    if effects is None:
+        return []
+    if isinstance(effects, Effect):
+        raise InvalidArgument(f"{who} returned a single Effect; return a list of effects")
+    out: list[Effect] = []
+    for e in effects:
+        if e is None:
+            continue
+        if not isinstance(e, Effect):
+            raise InvalidArgument(f"{who} returned {type(e).__name__}, not an Effect")
+        if not isinstance(e.type, str) or not e.type:
+            raise InvalidArgument(f"{who} returned an effect with an empty type")
+        if type(e.data) is not MappingProxyType or type(e.vars) is not MappingProxyType:
+            e = e._replace(data=frozen_map(e.data), vars=frozen_map(e.vars))
+        if not isinstance(e.scope, VarScope):
+            raise InvalidArgument(f"{who} returned an effect whose scope is not a VarScope")
+        if type(e.actors) is not tuple or type(e.winners) is not tuple:
+            e = e._replace(actors=tuple(e.actors), winners=tuple(e.winners))
+        out.append(e)
+    return out

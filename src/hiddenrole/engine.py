@@ -1,0 +1,876 @@
+"""The engine: a phase state machine with one write point and an information boundary.
+
+It knows players, phases, submissions and "who may know what". Everything about a
+particular game arrives through :class:`~hiddenrole.rules.Rules`. All public methods
+are thread-safe (one re-entrant lock); event and message handlers run after the
+lock is released, so they may call back into the engine. Extension points run under
+the lock and must not call back: doing so raises :class:`ReentrantCall`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from .config import Config, PhaseStep
+from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, VarScope, coerce_effects, frozen_map
+from .errors import (
+    BoardAlreadyDecided,
+    GameAlreadyStarted,
+    GameEnded,
+    GameError,
+    GameNotStarted,
+    InvalidArgument,
+    InvalidBoard,
+    InvalidLog,
+    InvalidPhase,
+    InvalidPlayerID,
+    InvalidRole,
+    InvalidSnapshot,
+    MessageNotAllowed,
+    PlayerDead,
+    PlayerExists,
+    PlayerNotFound,
+    ReentrantCall,
+    RulesMismatch,
+    SkillNotAllowed,
+    TargetDead,
+    TargetNotFound,
+)
+from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, coerce_log, coerce_snapshot
+from .rules import Bound, Rules
+from .state import GameView, State
+from .views import (
+    Message,
+    PendingAction,
+    PhaseInfo,
+    PlayerInfo,
+    PlayerView,
+    PublicPlayerInfo,
+    Readiness,
+    RolePhaseInfo,
+    RoundContext,
+    SelfInfo,
+    Status,
+)
+from .vocab import (
+    DETOUR,
+    END,
+    GAME_ENDED,
+    GAME_STARTED,
+    GOTO_PHASE,
+    INTERNAL_EVENTS,
+    MAX_PENDING_USES,
+    PHASE_CHANGED,
+    PLAYER_ADDED,
+    START,
+    SYSTEM,
+    VAR_CAMP,
+    Camp,
+    PhaseAction,
+    PhaseType,
+    RoleType,
+    SkillType,
+)
+
+__all__ = ["Engine", "EventHandler", "MessageHandler"]
+
+EventHandler = Callable[[Event], Any]
+MessageHandler = Callable[[Message, tuple[str, ...]], Any]
+
+
+class _Requirement:
+    """Steps folded for readiness: one per (role, group) or per ungrouped step."""
+
+    __slots__ = ("multiple", "required", "role", "skill", "skills")
+
+    def __init__(self, step: PhaseStep) -> None:
+        self.role = step.role
+        self.skills = {step.skill}
+        self.skill = step.skill
+        self.required = step.required
+        self.multiple = step.multiple
+
+
+class _PhaseTable:
+    """Everything about one phase's steps that can be computed once, at construction."""
+
+    __slots__ = ("_skills_for", "active_roles", "exits", "requirements", "step_for", "steps")
+
+    def __init__(self, steps: tuple[PhaseStep, ...]) -> None:
+        self.steps = steps
+        self.step_for: dict[tuple[RoleType, SkillType], PhaseStep] = {
+            (s.role, s.skill): s for s in steps if s.skill and s.role != SYSTEM
+        }
+        self._skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
+        reqs: list[_Requirement] = []
+        groups: dict[tuple[str, str], _Requirement] = {}
+        for s in steps:
+            if s.role == SYSTEM or not s.skill:
+                continue
+            if s.group:
+                g = groups.get((s.role, s.group))
+                if g is not None:
+                    g.skills.add(s.skill)
+                    g.required = g.required or s.required
+                    g.multiple = g.multiple or s.multiple
+                    continue
+                g = groups[(s.role, s.group)] = _Requirement(s)
+                reqs.append(g)
+            else:
+                reqs.append(_Requirement(s))
+        self.requirements = tuple(reqs)
+        roles: list[RoleType] = []
+        for s in steps:
+            if s.role != SYSTEM and s.role not in roles:
+                roles.append(s.role)
+        self.active_roles = tuple(roles)
+
+    def skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
+        got = self._skills_for.get(role)
+        if got is None:
+            got = tuple(s.skill for s in self.steps if s.skill and s.role != SYSTEM and s.role in ("", role))
+            self._skills_for[role] = got
+        return got
+
+    def find_step(self, role: RoleType, skill: SkillType) -> PhaseStep | None:
+        return self.step_for.get((role, skill)) or self.step_for.get(("", skill))
+
+
+_EMPTY_TABLE = _PhaseTable(())
+
+
+class Engine:
+    """One game. Build it from :class:`Rules`, seat players, :meth:`start`, then loop
+    :meth:`submit` / :meth:`end_phase` until :meth:`status` says it is over."""
+
+    __slots__ = (
+        "_b",
+        "_cfg",
+        "_compound",
+        "_event_handlers",
+        "_in_ext",
+        "_lock",
+        "_log",
+        "_message_handlers",
+        "_paths",
+        "_pending",
+        "_state",
+        "_tables",
+        "_view",
+        "rules",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("Engine needs a Rules value")
+        self.rules = rules
+        self._b = Bound(rules)
+        cfg: Config = rules.config
+        self._cfg = cfg
+        self._compound = cfg.compound_phases()
+        self._tables: dict[PhaseType, _PhaseTable] = {}
+        self._paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
+        for name, pc in cfg.phases.items():
+            self._paths[name] = cfg.path_of(name)
+            if name in self._compound:
+                continue
+            if name not in self._b.resolvers:
+                raise InvalidPhase(f"phase {name!r} has no resolver")
+            self._tables[name] = _PhaseTable(pc.steps)
+        self._state = State()
+        self._view = GameView(self._state)
+        self._pending: list[SkillUse] = []
+        self._log: list[Effect] = []
+        self._lock = threading.RLock()
+        self._in_ext = False
+        self._event_handlers: list[EventHandler] = []
+        self._message_handlers: list[MessageHandler] = []
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _guard(self) -> None:
+        if self._in_ext:
+            raise ReentrantCall("an extension point called back into the engine that is running it")
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run an extension point under the lock, refusing re-entry."""
+        self._in_ext = True
+        try:
+            return fn(*args)
+        finally:
+            self._in_ext = False
+
+    def _dispatch(self, events: Sequence[Event]) -> None:
+        if not events:
+            return
+        with self._lock:
+            handlers = tuple(self._event_handlers)
+        for ev in events:
+            for h in handlers:
+                try:
+                    h(ev)
+                except Exception:
+                    self._b.logger.exception("event handler raised; other handlers still run")
+
+    def _table(self) -> _PhaseTable:
+        return self._tables.get(self._state.phase, _EMPTY_TABLE)
+
+    def _actors_for(self, role: RoleType) -> tuple[str, ...]:
+        """The single source of "who may act" for a step role."""
+        s = self._state
+        named = s.actors.get(s.phase)
+        if named is not None:
+            if not role:
+                return named
+            players = s.players
+            return tuple(i for i in named if players[i].role == role)
+        if not role:
+            return tuple(p.id for p in s.alive_players())
+        return tuple(p.id for p in s.alive_players() if p.role == role)
+
+    def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        s = self._state
+        table = self._tables.get(s.phase)
+        if table is None:
+            return ()
+        named = s.actors.get(s.phase)
+        if named is not None:
+            if p.id not in named:
+                return ()
+        elif not p.alive:
+            return ()
+        return table.skills_for(p.role)
+
+    def _player(self, player_id: object) -> PlayerInfo:
+        if not isinstance(player_id, str):
+            raise InvalidArgument(f"player id must be a str, got {type(player_id).__name__}")
+        p = self._state.players.get(player_id)
+        if p is None:
+            raise PlayerNotFound(f"no player {player_id!r}")
+        return p
+
+    def _running(self) -> None:
+        phase = self._state.phase
+        if phase == START:
+            raise GameNotStarted("the game has not started")
+        if phase == END:
+            raise GameEnded("the game is over")
+
+    # ------------------------------------------------------------------ the write path
+
+    def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
+        """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
+        for e in coerce_effects(effects, who):
+            self._offer(e, 0, out)
+
+    def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:
+        icpts = self._b.interceptors
+        for i in range(start, len(icpts)):
+            if e.canceled:
+                break
+            replaced = self._call(icpts[i], e, self._view)
+            if replaced is not None:
+                reps = coerce_effects(replaced, f"interceptor #{i}")
+                out.append(e.cancel(REPLACED_BY_INTERCEPTOR))
+                for r in reps:
+                    self._offer(r, i + 1, out)
+                return
+        if e.type == DETOUR and not e.canceled:
+            if not e.phase:
+                e = e.cancel("no target phase")
+            elif e.phase not in self._tables:
+                self._b.logger.error("detour to unknown phase %r cancelled", e.phase)
+                e = e.cancel("unknown target phase")
+            elif e.source not in self._state.players:
+                e = e.cancel("no such player")
+        self._state.apply(e)
+        out.append(e)
+
+    def _run_actions(self, actions: tuple[PhaseAction, ...], detour_pending: bool) -> None:
+        s = self._state
+        for a in actions:
+            if a is PhaseAction.ADVANCE_ROUND:
+                s.round += 1
+            elif a is PhaseAction.CLEAR_ROUND_VARS and not detour_pending:
+                s.reset_round()
+
+    def _leave_phase(self) -> None:
+        s = self._state
+        s.actors.pop(s.phase, None)
+        if s.detours and s.detours[0].phase == s.phase:
+            s.detours.pop(0)
+
+    def _transition(self, to: PhaseType) -> None:
+        """Statechart external transition: exits innermost-first, entries outermost-first."""
+        s = self._state
+        src = self._paths[s.phase]
+        dst = self._paths[to]
+        common = set(src[1:]).intersection(dst[1:])
+        pending = bool(s.detours)
+        phases = self._cfg.phases
+        for ph in src:
+            if ph not in common and ph in phases:
+                self._run_actions(phases[ph].on_exit, pending)
+        s.phase = to
+        s.ancestry = dst[1:]
+        for ph in reversed(dst):
+            if ph not in common and ph in phases:
+                self._run_actions(phases[ph].on_enter, pending)
+        if s.detours and s.detours[0].phase == to:
+            s.actors[to] = (s.detours[0].player_id,)
+
+    def _start_at(self, phase: PhaseType) -> None:
+        s = self._state
+        s.phase = phase
+        s.ancestry = self._paths[phase][1:]
+        s.round = 1
+        s.reset_round()
+
+    def _check_victory(self) -> tuple[Camp, ...] | None:
+        fn = self._b.victory
+        if fn is None:
+            return None
+        got = self._call(fn, self._view)
+        if got is None:
+            return None
+        if isinstance(got, str):
+            raise InvalidArgument("victory checker returned a str; return an iterable of camps or None")
+        camps = tuple(got)
+        for c in camps:
+            if not isinstance(c, str) or not c:
+                raise InvalidArgument(f"victory checker returned a bad camp {c!r}")
+        return tuple(sorted(set(camps)))
+
+    # ------------------------------------------------------------------ seating and start
+
+    def add_player(self, player_id: str, role: RoleType) -> PlayerInfo:
+        """Seat a player before the game starts; the role's setup gives initial variables."""
+        with self._lock:
+            self._guard()
+            if self._state.phase != START:
+                raise GameAlreadyStarted("players can only be added before the game starts")
+            if not isinstance(player_id, str) or not player_id:
+                raise InvalidPlayerID(f"player id must be a non-empty str, got {player_id!r}")
+            if not isinstance(role, str) or not role or role == SYSTEM:
+                raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
+            if player_id in self._state.players:
+                raise PlayerExists(f"player {player_id!r} is already seated")
+            setup = self._b.role_setup.get(role)
+            raw = {} if setup is None else self._call(setup, player_id, role)
+            if raw is not None and not isinstance(raw, dict):
+                raw = dict(raw)
+            initial = frozen_map({k: v for k, v in (raw or {}).items() if v})
+            info = PlayerInfo(player_id, role, True, initial)
+            self._state.seat(info)
+            self._log.append(Effect(PLAYER_ADDED, target=player_id, role=role, vars=initial))
+            return info
+
+    def start(self) -> None:
+        """Enter the start phase at round 1, then apply the game setup's effects."""
+        events: list[Event] = []
+        with self._lock:
+            self._guard()
+            s = self._state
+            if s.phase != START:
+                raise GameAlreadyStarted("the game has already started")
+            if not s.players:
+                raise InvalidBoard("no players are seated")
+            if self._check_victory() is not None:
+                raise BoardAlreadyDecided("the victory checker already declares a result")
+            backup = s.clone()
+            try:
+                self._start_at(self._cfg.start_phase)
+                started = Effect(GAME_STARTED, phase=self._cfg.start_phase)
+                batch: list[Effect] = [started]
+                if self._b.game_setup is not None:
+                    self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
+            except BaseException:
+                self._restore_state(backup)
+                raise
+            self._log.extend(batch)
+            events.append(started.to_event())
+        self._dispatch(events)
+
+    def _restore_state(self, backup: State) -> None:
+        self._state = backup
+        self._view = GameView(backup)
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, player_id: str, skill: SkillType, targets: Iterable[str] = ()) -> SkillUse:
+        """Record one skill use for resolution at the end of the phase.
+
+        Checks, in order: the game is running, the player exists, may act (named, or
+        alive), the phase has the skill for the player's role, every target exists
+        and is alive (unless the step allows dead targets).
+        """
+        with self._lock:
+            self._guard()
+            self._running()
+            p = self._player(player_id)
+            if not isinstance(skill, str):
+                raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
+            if isinstance(targets, str):
+                targets = (targets,)
+            try:
+                tgts = tuple(targets)
+            except TypeError:
+                raise InvalidArgument("targets must be an iterable of player ids") from None
+            s = self._state
+            named = s.actors.get(s.phase)
+            if named is not None:
+                if player_id not in named:
+                    raise SkillNotAllowed(f"{player_id!r} is not named to act in {s.phase}")
+            elif not p.alive:
+                raise PlayerDead(f"{player_id!r} is eliminated")
+            step = self._tables[s.phase].find_step(p.role, skill) if skill else None
+            if step is None:
+                raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            players = s.players
+            for t in tgts:
+                if not isinstance(t, str):
+                    raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
+                if not t:
+                    continue
+                tp = players.get(t)
+                if tp is None:
+                    raise TargetNotFound(f"no player {t!r}")
+                if not tp.alive and not step.allow_dead_target:
+                    raise TargetDead(f"{t!r} is eliminated")
+            if len(self._pending) >= MAX_PENDING_USES:
+                raise SkillNotAllowed(f"more than {MAX_PENDING_USES} submissions in one phase")
+            use = SkillUse(player_id, skill, tgts, s.phase, s.round)
+            self._pending.append(use)
+            return use
+
+    def end_phase(self) -> tuple[Effect, ...]:
+        """Resolve the phase and move on; the only way forward.
+
+        Returns every effect produced (cancelled ones and interceptor originals
+        included) and, if the game ended, the ``GAME_ENDED`` effect.
+        """
+        with self._lock:
+            self._guard()
+            self._running()
+            s = self._state
+            backup = s.clone()
+            phase = s.phase
+            out: list[Effect] = []
+            try:
+                self._apply_batch(
+                    self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
+                )
+                self._leave_phase()
+                s = self._state
+                if s.detours:
+                    nxt = s.detours[0].phase
+                else:
+                    nxt = ""
+                    for e in out:
+                        if e.type == GOTO_PHASE and not e.canceled:
+                            if e.phase in self._tables or e.phase == END:
+                                nxt = e.phase
+                            else:
+                                self._b.logger.error("goto to unknown phase %r ignored", e.phase)
+                    if not nxt:
+                        nxt = self._cfg.phases[phase].next_phase or END
+                winners = None if s.detours else self._check_victory()
+                if winners is not None:
+                    nxt = END
+                self._transition(nxt)
+            except BaseException:
+                self._restore_state(backup)
+                raise
+            self._pending.clear()
+            if nxt == END:
+                s.winners = winners or ()
+                ended = Effect(GAME_ENDED, winners=s.winners)
+                out.append(ended)
+                self._log.extend(out)
+            else:
+                self._log.extend(out)
+                self._log.append(Effect(PHASE_CHANGED, phase=nxt))
+            events = [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+        self._dispatch(events)
+        return tuple(out)
+
+    def apply(self, *effects: Effect) -> tuple[Effect, ...]:
+        """Host's sharp knife: apply effects through the same write point, now.
+
+        Interceptors run, the effects are logged and published, but no phase ends and
+        no victory is checked.
+        """
+        with self._lock:
+            self._guard()
+            backup = self._state.clone()
+            out: list[Effect] = []
+            try:
+                self._apply_batch(effects, "apply", out)
+            except BaseException:
+                self._restore_state(backup)
+                raise
+            self._log.extend(out)
+            events = [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+        self._dispatch(events)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ reading
+
+    def status(self) -> Status:
+        with self._lock:
+            s = self._state
+            return Status(s.phase, s.round, s.phase == END, s.winners or ())
+
+    def view(self) -> GameView:
+        """A detached copy of the whole board (god view)."""
+        with self._lock:
+            self._guard()
+            return GameView(self._state.clone())
+
+    def var(self, scope: VarScope, key: str) -> str:
+        with self._lock:
+            if not isinstance(scope, VarScope) or not isinstance(key, str):
+                raise InvalidArgument("var(scope, key) needs a VarScope and a str")
+            return self._state.get_var(scope, key)
+
+    def player_info(self, player_id: str) -> PlayerInfo:
+        """God view of one player (raises :class:`PlayerNotFound`)."""
+        with self._lock:
+            return self._player(player_id)
+
+    def player_ids(self) -> tuple[str, ...]:
+        with self._lock:
+            return tuple(self._state.order)
+
+    def alive_player_ids(self) -> tuple[str, ...]:
+        with self._lock:
+            return tuple(p.id for p in self._state.alive_players())
+
+    def round_context(self) -> RoundContext:
+        with self._lock:
+            return self._view.round_context()
+
+    def pending_uses(self) -> tuple[SkillUse, ...]:
+        """Submissions waiting for the end of this phase (god view)."""
+        with self._lock:
+            return tuple(self._pending)
+
+    def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
+        with self._lock:
+            return self._allowed(self._player(player_id))
+
+    def teammates(self, player_id: str) -> tuple[str, ...]:
+        with self._lock:
+            self._guard()
+            return self._teammates(self._player(player_id).id)
+
+    def _teammates(self, player_id: str) -> tuple[str, ...]:
+        fn = self._b.teammates
+        if fn is None:
+            return ()
+        got = self._call(fn, player_id, self._view)
+        if not got:
+            return ()
+        players = self._state.players
+        return tuple(sorted({i for i in got if i in players and i != player_id}))
+
+    def _role_info(self, p: PlayerInfo) -> Any:
+        fn = self._b.role_info.get(p.role)
+        if fn is None:
+            return frozen_map(None)
+        return frozen_map(self._call(fn, p.id, self._view))
+
+    def player_view(self, player_id: str) -> PlayerView:
+        """Everything ``player_id`` may see now. Roles are shown only for self and teammates."""
+        with self._lock:
+            self._guard()
+            p = self._player(player_id)
+            s = self._state
+            mates = self._teammates(p.id)
+            players = s.players
+            if mates:
+                revealed = set(mates)
+                revealed.add(p.id)
+                infos = tuple(
+                    PublicPlayerInfo(q.id, q.alive, q.role if q.id in revealed else "")
+                    for q in (players[i] for i in s.order)
+                )
+            else:
+                infos = tuple(
+                    PublicPlayerInfo(q.id, q.alive, q.role if q.id == p.id else "")
+                    for q in (players[i] for i in s.order)
+                )
+            return PlayerView(
+                p.id,
+                s.round,
+                s.phase,
+                SelfInfo(p.id, p.role, p.alive, p.vars.get(VAR_CAMP, "")),
+                infos,
+                self._allowed(p),
+                mates,
+                self._role_info(p),
+            )
+
+    def readiness(self) -> Readiness:
+        """Who still owes an action; advice only (ending the phase is never refused)."""
+        with self._lock:
+            s = self._state
+            pending_uses = self._pending
+            acted = tuple(sorted({u.player_id for u in pending_uses}))
+            pend: list[PendingAction] = []
+            opt: list[PendingAction] = []
+            ready = True
+            players = s.players
+            for req in self._table().requirements:
+                actors = self._actors_for(req.role)
+                if not actors:
+                    continue
+                done = {u.player_id for u in pending_uses if u.skill in req.skills}
+                missing = [a for a in actors if a not in done]
+                if not missing:
+                    continue
+                actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
+                if not req.required:
+                    opt.extend(actions)
+                elif req.multiple or not any(a in done for a in actors):
+                    pend.extend(actions)
+                    ready = False
+            return Readiness(s.phase, s.round, ready, tuple(pend), tuple(opt), acted)
+
+    def phase_info(self) -> PhaseInfo:
+        """God view of the phase for a moderator: steps, active roles, who and what."""
+        with self._lock:
+            self._guard()
+            s = self._state
+            table = self._table()
+            roles: dict[RoleType, RolePhaseInfo] = {}
+            players = s.players
+            for role in table.active_roles:
+                ids = self._actors_for(role)
+                roles[role] = RolePhaseInfo(
+                    ids,
+                    tuple(x.skill for x in table.steps if x.skill and x.role == role),
+                    frozen_tuple_map({i: self._teammates(i) for i in ids}),
+                    frozen_tuple_map({i: self._role_info(players[i]) for i in ids}),
+                )
+            return PhaseInfo(s.phase, s.round, table.steps, table.active_roles, frozen_tuple_map(roles))
+
+    def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:
+        """Who may see ``event``: ids; ``()`` for nobody; ``None`` when the rules do not know.
+
+        Kernel primitives are shown to nobody, whatever the rules say.
+        """
+        with self._lock:
+            self._guard()
+            if isinstance(event, Effect):
+                event = event.to_event()
+            if not isinstance(event, Event):
+                raise InvalidArgument("audience_of needs an Event")
+            if event.type in INTERNAL_EVENTS:
+                return ()
+            fn = self._b.audience
+            if fn is None:
+                return None
+            got = self._call(fn, event, self._view)
+            if got is None:
+                return None
+            return tuple(sorted(set(got)))
+
+    # ------------------------------------------------------------------ speech
+
+    def message_receivers(self, sender_id: str) -> tuple[str, ...]:
+        """Who would hear ``sender_id`` now. Without a speech rule: every living player."""
+        with self._lock:
+            self._guard()
+            return self._receivers(self._player(sender_id))
+
+    def _receivers(self, p: PlayerInfo) -> tuple[str, ...]:
+        fn = self._b.speech
+        if fn is None:
+            if not p.alive:
+                raise PlayerDead(f"{p.id!r} is eliminated and cannot speak")
+            return tuple(q.id for q in self._state.alive_players())
+        got = self._call(fn, p.id, self._view)
+        players = self._state.players
+        return tuple(sorted({i for i in (got or ()) if i in players}))
+
+    def send_message(self, sender_id: str, content: str) -> Message:
+        """Deliver a chat line to the receivers the speech rule allows (not logged)."""
+        with self._lock:
+            self._guard()
+            p = self._player(sender_id)
+            if not isinstance(content, str):
+                raise InvalidArgument("message content must be a str")
+            receivers = self._receivers(p)
+            if not receivers:
+                raise MessageNotAllowed(f"nobody can hear {sender_id!r} now")
+            msg = Message(p.id, content, self._state.phase, self._state.round)
+            handlers = tuple(self._message_handlers)
+        for h in handlers:
+            try:
+                h(msg, receivers)
+            except Exception:
+                self._b.logger.exception("message handler raised; other handlers still run")
+        return msg
+
+    def on_event(self, handler: EventHandler) -> None:
+        """Call ``handler(event)`` for every published event (after the lock is released)."""
+        if not callable(handler):
+            raise InvalidArgument("handler must be callable")
+        with self._lock:
+            self._event_handlers.append(handler)
+
+    def on_message(self, handler: MessageHandler) -> None:
+        """Call ``handler(message, receivers)`` for every message sent."""
+        if not callable(handler):
+            raise InvalidArgument("handler must be callable")
+        with self._lock:
+            self._message_handlers.append(handler)
+
+    # ------------------------------------------------------------------ persistence
+
+    def log(self) -> GameLog:
+        """The record of the game so far (immutable; safe to keep)."""
+        with self._lock:
+            return GameLog(self.rules.name, self.rules.version, tuple(self._log))
+
+    def snapshot(self) -> Snapshot:
+        """The log plus the board and the unresolved submissions."""
+        with self._lock:
+            s = self._state
+            players = s.players
+            return Snapshot(
+                GameLog(self.rules.name, self.rules.version, tuple(self._log)),
+                s.phase,
+                s.round,
+                frozen_map(s.vars),
+                dict(sorted(s.actors.items())),
+                s.winners,
+                tuple(players[i] for i in s.order),
+                tuple(s.detours),
+                frozen_map(s.round_vars),
+                tuple(self._pending),
+            )
+
+    @classmethod
+    def replay(cls, rules: Rules, log: GameLog | bytes | str) -> Engine:
+        """Rebuild a game from its log alone (the board at the start of the current phase)."""
+        glog = coerce_log(log)
+        if glog.version != LOG_VERSION:
+            raise InvalidLog(f"log version {glog.version} is not {LOG_VERSION}")
+        eng = cls(rules)
+        _check_rules(eng.rules, glog.rules_name, glog.rules_version)
+        eng._replay(glog.effects)
+        return eng
+
+    def _replay(self, effects: Sequence[Effect]) -> None:
+        s = self._state
+        started = False
+        for n, e in enumerate(effects):
+            where = f"log entry {n} ({e.type})"
+            t = e.type
+            if t == PLAYER_ADDED:
+                if started:
+                    raise InvalidLog(f"{where}: player added after the start")
+                if not e.target or e.target in s.players:
+                    raise InvalidLog(f"{where}: bad or duplicate player id {e.target!r}")
+                if not e.role or e.role == SYSTEM:
+                    raise InvalidLog(f"{where}: bad role {e.role!r}")
+                s.seat(PlayerInfo(e.target, e.role, True, e.vars))
+            elif t == GAME_STARTED:
+                if started or e.phase not in self._tables:
+                    raise InvalidLog(f"{where}: duplicate start or unknown phase {e.phase!r}")
+                if not s.players:
+                    raise InvalidLog(f"{where}: started with no players")
+                started = True
+                self._start_at(e.phase)
+            elif t == PHASE_CHANGED:
+                if not started or s.phase == END or e.phase not in self._tables:
+                    raise InvalidLog(f"{where}: phase change to {e.phase!r} is impossible here")
+                self._leave_phase()
+                self._transition(e.phase)
+            elif t == GAME_ENDED:
+                if not started or s.phase == END:
+                    raise InvalidLog(f"{where}: game ended twice or before it started")
+                if list(e.winners) != sorted(set(e.winners)):
+                    raise InvalidLog(f"{where}: winners are not sorted and unique")
+                self._leave_phase()
+                self._transition(END)
+                s.winners = e.winners
+            else:
+                s.apply(e)
+        self._log = list(effects)
+
+    @classmethod
+    def restore(cls, rules: Rules, snapshot: Snapshot | bytes | str | None, *, verify: bool = True) -> Engine:
+        """Resume a saved game, pending submissions included.
+
+        With ``verify`` (the default) the log is replayed and the saved board must match
+        it exactly, so a tampered snapshot is refused. A snapshot of an unknown version
+        is rebuilt from its log (its pending submissions are lost).
+        """
+        snap = coerce_snapshot(snapshot)
+        _check_rules(rules, snap.rules_name, snap.rules_version)
+        if snap.log.version != LOG_VERSION:
+            raise InvalidSnapshot(f"log version {snap.log.version} is not {LOG_VERSION}")
+        if snap.version != SNAPSHOT_VERSION:
+            try:
+                return cls.replay(rules, snap.log)
+            except InvalidLog as exc:
+                raise InvalidSnapshot(f"cannot rebuild from the log: {exc.message}") from None
+        if verify:
+            try:
+                eng = cls.replay(rules, snap.log)
+            except InvalidLog as exc:
+                raise InvalidSnapshot(f"log: {exc.message}") from None
+        else:
+            eng = cls(rules)
+            eng._load_board(snap)
+        for i, u in enumerate(snap.pending):
+            if u.phase != eng._state.phase or u.round != eng._state.round:
+                raise InvalidSnapshot(f"pending[{i}] belongs to another phase or round")
+            try:
+                eng.submit(u.player_id, u.skill, u.targets)
+            except GameError as exc:
+                raise InvalidSnapshot(f"pending[{i}] is not a valid submission: {exc}") from None
+        if verify and eng.snapshot() != snap:
+            raise InvalidSnapshot("the saved board does not match its own log")
+        return eng
+
+    def _load_board(self, snap: Snapshot) -> None:
+        s = self._state
+        if snap.phase not in (START, END) and snap.phase not in self._tables:
+            raise InvalidSnapshot(f"phase {snap.phase!r} is not a playable phase of these rules")
+        if snap.round < 0:
+            raise InvalidSnapshot("negative round")
+        ids = [p.id for p in snap.players]
+        if ids != sorted(set(ids)) or any(not i for i in ids):
+            raise InvalidSnapshot("player ids must be non-empty, unique and sorted")
+        for p in snap.players:
+            if not p.role or p.role == SYSTEM:
+                raise InvalidSnapshot(f"player {p.id!r} has bad role {p.role!r}")
+            s.seat(p)
+        s.phase = snap.phase
+        s.ancestry = self._paths[snap.phase][1:]
+        s.round = snap.round
+        s.vars = dict(snap.vars)
+        s.round_vars = dict(snap.round_vars)
+        s.actors = {k: tuple(v) for k, v in snap.actors.items()}
+        s.detours = list(snap.detours)
+        s.winners = snap.winners
+        self._log = list(snap.log.effects)
+
+
+def _check_rules(rules: Rules, name: str, version: str) -> None:
+    if (name, version) != (rules.name, rules.version):
+        raise RulesMismatch(
+            f"recorded under rules {name!r} version {version!r}, offered {rules.name!r} version {rules.version!r}"
+        )
+
+
+def frozen_tuple_map(d: dict[str, Any]) -> Any:
+    """A read-only mapping with sorted keys (deterministic iteration)."""
+    return MappingProxyType(dict(sorted(d.items())))

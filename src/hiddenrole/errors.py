@@ -1,0 +1,165 @@
+"""Typed errors: one class per stable error code, all under :class:`GameError`.
+
+Callers branch on the class (``except PlayerDead``) or on ``err.code`` (a stable
+string that survives serialization, e.g. over a network). Every public entry point
+raises one of these for bad input and leaves the engine unchanged.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GameError",
+    "PlayerNotFound",
+    "PlayerDead",
+    "TargetNotFound",
+    "TargetDead",
+    "SkillNotAllowed",
+    "GameNotStarted",
+    "GameEnded",
+    "InvalidPhase",
+    "MessageNotAllowed",
+    "PlayerExists",
+    "InvalidPlayerID",
+    "InvalidRole",
+    "GameAlreadyStarted",
+    "InvalidBoard",
+    "BoardAlreadyDecided",
+    "InvalidSnapshot",
+    "NilSnapshot",
+    "InvalidConfig",
+    "InvalidLog",
+    "InvalidArgument",
+    "RulesMismatch",
+    "ReentrantCall",
+    "ERROR_CODES",
+    "error_for_code",
+]
+
+
+class GameError(Exception):
+    """Base of every error the engine raises on purpose.
+
+    ``code`` is the stable machine-readable name; ``message`` the human one.
+    """
+
+    code: str = ""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or self.code)
+        self.message = message or self.code
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class PlayerNotFound(GameError):
+    code = "PLAYER_NOT_FOUND"
+
+
+class PlayerDead(GameError):
+    code = "PLAYER_DEAD"
+
+
+class TargetNotFound(GameError):
+    code = "TARGET_NOT_FOUND"
+
+
+class TargetDead(GameError):
+    code = "TARGET_DEAD"
+
+
+class SkillNotAllowed(GameError):
+    code = "SKILL_NOT_ALLOWED"
+
+
+class GameNotStarted(GameError):
+    code = "GAME_NOT_STARTED"
+
+
+class GameEnded(GameError):
+    code = "GAME_ENDED"
+
+
+class InvalidPhase(GameError):
+    code = "INVALID_PHASE"
+
+
+class MessageNotAllowed(GameError):
+    code = "MESSAGE_NOT_ALLOWED"
+
+
+class PlayerExists(GameError):
+    code = "PLAYER_EXISTS"
+
+
+class InvalidPlayerID(GameError):
+    code = "INVALID_PLAYER_ID"
+
+
+class InvalidRole(GameError):
+    code = "INVALID_ROLE"
+
+
+class GameAlreadyStarted(GameError):
+    code = "GAME_ALREADY_STARTED"
+
+
+class InvalidBoard(GameError):
+    code = "INVALID_BOARD"
+
+
+class BoardAlreadyDecided(InvalidBoard):
+    """The victory checker already declares a result before the first phase."""
+
+
+class InvalidSnapshot(GameError):
+    code = "INVALID_SNAPSHOT"
+
+
+class NilSnapshot(InvalidSnapshot):
+    """``None`` (or nothing at all) was passed where a snapshot was expected."""
+
+
+class InvalidConfig(GameError):
+    code = "INVALID_CONFIG"
+
+
+class InvalidLog(GameError):
+    code = "INVALID_EFFECT_LOG"
+
+
+class InvalidArgument(GameError, TypeError):
+    """An argument of the wrong type (not a rules error: a programming error)."""
+
+    code = "INVALID_ARGUMENT"
+
+
+class RulesMismatch(GameError):
+    """A snapshot or log recorded under other rules (name or version) was offered."""
+
+    code = "RULES_MISMATCH"
+
+
+class ReentrantCall(GameError):
+    """An extension point called back into the engine that is running it."""
+
+    code = "REENTRANT_CALL"
+
+
+def _all_codes() -> dict[str, type[GameError]]:
+    table: dict[str, type[GameError]] = {}
+    for name in __all__:
+        obj = globals().get(name)
+        if isinstance(obj, type) and issubclass(obj, GameError) and obj is not GameError:
+            table.setdefault(obj.code, obj)
+    return dict(sorted(table.items()))
+
+
+ERROR_CODES: dict[str, type[GameError]] = _all_codes()
+"""Every stable code mapped to the class that carries it (parents, not children)."""
+
+
+def error_for_code(code: str, message: str = "") -> GameError:
+    """Rebuild a typed error from its code (e.g. one received over the wire)."""
+    cls = ERROR_CODES.get(code, GameError)
+    return cls(message)

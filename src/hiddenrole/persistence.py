@@ -1,0 +1,395 @@
+"""The durable record: the effect log (source of truth) and snapshots (log + board).
+
+Both serialise to compact JSON bytes with a fixed key order, so encoding what was
+decoded gives the same bytes. Decoding checks every field's type and shape and raises
+:class:`InvalidLog` / :class:`InvalidSnapshot`; it never returns a half-read value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from .effects import EMPTY_MAP, GAME, Effect, SkillUse, VarScope, frozen_map
+from .errors import GameError, InvalidLog, InvalidSnapshot, NilSnapshot
+from .views import Detour, PlayerInfo
+
+__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "GameLog", "Snapshot"]
+
+LOG_VERSION = 1
+"""Version of the log format; bumped on any incompatible change."""
+SNAPSHOT_VERSION = 1
+"""Version of the snapshot format; a snapshot of another version is rebuilt from its log."""
+
+
+def _dumps(obj: object) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _loads(data: bytes | str, err: type[GameError]) -> Any:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise err(f"not UTF-8: {exc}") from None
+    if not isinstance(data, str):
+        raise err(f"expected JSON bytes or str, got {type(data).__name__}")
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise err(f"malformed JSON: {exc}") from None
+
+
+class _Reader:
+    """Typed field access that raises the right error class with a path."""
+
+    __slots__ = ("err",)
+
+    def __init__(self, err: type[GameError]) -> None:
+        self.err = err
+
+    def fail(self, where: str, what: str) -> NoReturn:
+        raise self.err(f"{where}: {what}")
+
+    def obj(self, v: Any, where: str) -> dict[str, Any]:
+        if not isinstance(v, dict):
+            self.fail(where, "expected an object")
+        return v
+
+    def keys(self, d: dict[str, Any], where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+        for k in required:
+            if k not in d:
+                self.fail(where, f"missing field {k!r}")
+        extra = set(d) - set(required) - set(optional)
+        if extra:
+            self.fail(where, f"unknown field {sorted(extra)[0]!r}")
+
+    def str_(self, v: Any, where: str) -> str:
+        if not isinstance(v, str):
+            self.fail(where, "expected a string")
+        return v
+
+    def int_(self, v: Any, where: str) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.fail(where, "expected an integer")
+        return v
+
+    def bool_(self, v: Any, where: str) -> bool:
+        if not isinstance(v, bool):
+            self.fail(where, "expected true or false")
+        return v
+
+    def list_(self, v: Any, where: str) -> list[Any]:
+        if not isinstance(v, list):
+            self.fail(where, "expected an array")
+        return v
+
+    def strs(self, v: Any, where: str) -> tuple[str, ...]:
+        return tuple(self.str_(x, f"{where}[{i}]") for i, x in enumerate(self.list_(v, where)))
+
+    def smap(self, v: Any, where: str) -> Mapping[str, str]:
+        d = self.obj(v, where)
+        for k, x in d.items():
+            self.str_(x, f"{where}.{k}")
+        if list(d) != sorted(d):
+            self.fail(where, "keys are not sorted")
+        return frozen_map(d)
+
+
+_EFFECT_FIELDS = (
+    "type",
+    "source",
+    "target",
+    "data",
+    "canceled",
+    "reason",
+    "phase",
+    "alive",
+    "scope",
+    "key",
+    "value",
+    "actors",
+    "role",
+    "vars",
+    "winners",
+)
+
+
+def effect_to_dict(e: Effect) -> dict[str, Any]:
+    """JSON form of an effect: fields at their default value are left out."""
+    d: dict[str, Any] = {"type": e.type}
+    if e.source:
+        d["source"] = e.source
+    if e.target:
+        d["target"] = e.target
+    if e.data:
+        d["data"] = dict(e.data)
+    if e.canceled:
+        d["canceled"] = True
+    if e.reason:
+        d["reason"] = e.reason
+    if e.phase:
+        d["phase"] = e.phase
+    if e.alive:
+        d["alive"] = True
+    if e.scope.per_round or e.scope.owner:
+        d["scope"] = str(e.scope)
+    if e.key:
+        d["key"] = e.key
+    if e.value:
+        d["value"] = e.value
+    if e.actors:
+        d["actors"] = list(e.actors)
+    if e.role:
+        d["role"] = e.role
+    if e.vars:
+        d["vars"] = dict(e.vars)
+    if e.winners:
+        d["winners"] = list(e.winners)
+    return d
+
+
+def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
+    d = r.obj(v, where)
+    r.keys(d, where, ("type",), _EFFECT_FIELDS[1:])
+    etype = r.str_(d["type"], f"{where}.type")
+    if not etype:
+        r.fail(where, "empty effect type")
+    scope = GAME
+    if "scope" in d:
+        try:
+            scope = VarScope.parse(r.str_(d["scope"], f"{where}.scope"))
+        except ValueError as exc:
+            r.fail(f"{where}.scope", str(exc))
+    return Effect(
+        etype,
+        source=r.str_(d.get("source", ""), f"{where}.source"),
+        target=r.str_(d.get("target", ""), f"{where}.target"),
+        data=r.smap(d.get("data", {}), f"{where}.data"),
+        canceled=r.bool_(d.get("canceled", False), f"{where}.canceled"),
+        reason=r.str_(d.get("reason", ""), f"{where}.reason"),
+        phase=r.str_(d.get("phase", ""), f"{where}.phase"),
+        alive=r.bool_(d.get("alive", False), f"{where}.alive"),
+        scope=scope,
+        key=r.str_(d.get("key", ""), f"{where}.key"),
+        value=r.str_(d.get("value", ""), f"{where}.value"),
+        actors=r.strs(d.get("actors", []), f"{where}.actors"),
+        role=r.str_(d.get("role", ""), f"{where}.role"),
+        vars=r.smap(d.get("vars", {}), f"{where}.vars"),
+        winners=r.strs(d.get("winners", []), f"{where}.winners"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """Every effect in the order it was applied, plus the rules it was played under.
+
+    Replaying it (:meth:`Engine.replay`) rebuilds the board at the start of the
+    current phase; submissions made since are not part of the log.
+    """
+
+    rules_name: str
+    rules_version: str
+    effects: tuple[Effect, ...]
+    version: int = LOG_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "rules": {"name": self.rules_name, "version": self.rules_version},
+            "effects": [effect_to_dict(e) for e in self.effects],
+        }
+
+    def to_json(self) -> bytes:
+        """Compact, deterministic JSON bytes."""
+        return _dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, v: Any, err: type[GameError] = InvalidLog, where: str = "log") -> GameLog:
+        r = _Reader(err)
+        d = r.obj(v, where)
+        r.keys(d, where, ("version", "rules", "effects"))
+        version = r.int_(d["version"], f"{where}.version")
+        rules = r.obj(d["rules"], f"{where}.rules")
+        r.keys(rules, f"{where}.rules", ("name", "version"))
+        effects = tuple(
+            effect_from_dict(x, r, f"{where}.effects[{i}]")
+            for i, x in enumerate(r.list_(d["effects"], f"{where}.effects"))
+        )
+        return cls(
+            r.str_(rules["name"], f"{where}.rules.name"),
+            r.str_(rules["version"], f"{where}.rules.version"),
+            effects,
+            version,
+        )
+
+    @classmethod
+    def from_json(cls, data: bytes | str) -> GameLog:
+        """Decode and shape-check; raises :class:`InvalidLog`."""
+        return cls.from_dict(_loads(data, InvalidLog))
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A saved game: its log plus the board and the submissions not yet resolved."""
+
+    log: GameLog
+    phase: str
+    round: int
+    vars: Mapping[str, str]
+    actors: Mapping[str, tuple[str, ...]]
+    winners: tuple[str, ...] | None
+    players: tuple[PlayerInfo, ...]
+    detours: tuple[Detour, ...]
+    round_vars: Mapping[str, str]
+    pending: tuple[SkillUse, ...]
+    version: int = SNAPSHOT_VERSION
+
+    @property
+    def rules_name(self) -> str:
+        return self.log.rules_name
+
+    @property
+    def rules_version(self) -> str:
+        return self.log.rules_version
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "log": self.log.to_dict(),
+            "phase": self.phase,
+            "round": self.round,
+            "vars": dict(self.vars),
+            "actors": {k: list(v) for k, v in self.actors.items()},
+            "winners": None if self.winners is None else list(self.winners),
+            "players": [
+                {
+                    "id": p.id,
+                    "role": p.role,
+                    "alive": p.alive,
+                    "vars": dict(p.vars),
+                    "round_vars": dict(p.round_vars),
+                }
+                for p in self.players
+            ],
+            "round_context": {
+                "detours": [{"player_id": d.player_id, "phase": d.phase} for d in self.detours],
+                "vars": dict(self.round_vars),
+            },
+            "pending": [
+                {
+                    "player_id": u.player_id,
+                    "skill": u.skill,
+                    "targets": list(u.targets),
+                    "phase": u.phase,
+                    "round": u.round,
+                }
+                for u in self.pending
+            ],
+        }
+
+    def to_json(self) -> bytes:
+        """Compact, deterministic JSON bytes."""
+        return _dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, data: bytes | str | None) -> Snapshot:
+        """Decode and shape-check; raises :class:`InvalidSnapshot` (``NilSnapshot`` for nothing)."""
+        if data is None or (isinstance(data, (bytes, str)) and not data.strip()):
+            raise NilSnapshot("no snapshot given")
+        return cls.from_dict(_loads(data, InvalidSnapshot))
+
+    @classmethod
+    def from_dict(cls, v: Any) -> Snapshot:
+        r = _Reader(InvalidSnapshot)
+        d = r.obj(v, "snapshot")
+        version = r.int_(d.get("version"), "snapshot.version")
+        if "log" not in d:
+            r.fail("snapshot", "missing field 'log'")
+        log = GameLog.from_dict(d["log"], InvalidSnapshot, "snapshot.log")
+        if version != SNAPSHOT_VERSION:
+            # Unknown layout: only the log is read; the engine rebuilds from it.
+            return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version)
+        r.keys(
+            d,
+            "snapshot",
+            ("version", "log", "phase", "round", "vars", "actors", "winners", "players", "round_context", "pending"),
+        )
+        actors_raw = r.obj(d["actors"], "snapshot.actors")
+        if list(actors_raw) != sorted(actors_raw):
+            r.fail("snapshot.actors", "keys are not sorted")
+        actors = {k: r.strs(x, f"snapshot.actors.{k}") for k, x in actors_raw.items()}
+        winners = None if d["winners"] is None else r.strs(d["winners"], "snapshot.winners")
+        players = []
+        for i, x in enumerate(r.list_(d["players"], "snapshot.players")):
+            w = f"snapshot.players[{i}]"
+            p = r.obj(x, w)
+            r.keys(p, w, ("id", "role", "alive", "vars", "round_vars"))
+            players.append(
+                PlayerInfo(
+                    r.str_(p["id"], f"{w}.id"),
+                    r.str_(p["role"], f"{w}.role"),
+                    r.bool_(p["alive"], f"{w}.alive"),
+                    r.smap(p["vars"], f"{w}.vars"),
+                    r.smap(p["round_vars"], f"{w}.round_vars"),
+                )
+            )
+        rc = r.obj(d["round_context"], "snapshot.round_context")
+        r.keys(rc, "snapshot.round_context", ("detours", "vars"))
+        detours = []
+        for i, x in enumerate(r.list_(rc["detours"], "snapshot.round_context.detours")):
+            w = f"snapshot.round_context.detours[{i}]"
+            dd = r.obj(x, w)
+            r.keys(dd, w, ("player_id", "phase"))
+            detours.append(Detour(r.str_(dd["player_id"], f"{w}.player_id"), r.str_(dd["phase"], f"{w}.phase")))
+        pending = []
+        for i, x in enumerate(r.list_(d["pending"], "snapshot.pending")):
+            w = f"snapshot.pending[{i}]"
+            u = r.obj(x, w)
+            r.keys(u, w, ("player_id", "skill", "targets", "phase", "round"))
+            pending.append(
+                SkillUse(
+                    r.str_(u["player_id"], f"{w}.player_id"),
+                    r.str_(u["skill"], f"{w}.skill"),
+                    r.strs(u["targets"], f"{w}.targets"),
+                    r.str_(u["phase"], f"{w}.phase"),
+                    r.int_(u["round"], f"{w}.round"),
+                )
+            )
+        return cls(
+            log,
+            r.str_(d["phase"], "snapshot.phase"),
+            r.int_(d["round"], "snapshot.round"),
+            r.smap(d["vars"], "snapshot.vars"),
+            actors,
+            winners,
+            tuple(players),
+            tuple(detours),
+            r.smap(rc["vars"], "snapshot.round_context.vars"),
+            tuple(pending),
+            version,
+        )
+
+
+def coerce_log(log: GameLog | bytes | str | None) -> GameLog:
+    """Accept a log value or its JSON; anything else is :class:`InvalidLog`."""
+    if log is None:
+        raise InvalidLog("no log given")
+    if isinstance(log, GameLog):
+        return log
+    if isinstance(log, (bytes, bytearray, str)):
+        return GameLog.from_json(bytes(log) if isinstance(log, bytearray) else log)
+    raise InvalidLog(f"expected a GameLog or JSON, got {type(log).__name__}")
+
+
+def coerce_snapshot(snap: Snapshot | bytes | str | None) -> Snapshot:
+    """Accept a snapshot value or its JSON; anything else is :class:`InvalidSnapshot`."""
+    if snap is None:
+        raise NilSnapshot("no snapshot given")
+    if isinstance(snap, Snapshot):
+        return snap
+    if isinstance(snap, (bytes, bytearray, str)):
+        return Snapshot.from_json(bytes(snap) if isinstance(snap, bytearray) else snap)
+    raise InvalidSnapshot(f"expected a Snapshot or JSON, got {type(snap).__name__}")

@@ -1,0 +1,221 @@
+"""One value that bundles a game's rules: its phase graph and every extension point.
+
+Each extension point accepts either an object with the named method (the seed's
+interfaces) or a plain function of the same signature (the seed's ``Func`` adapters).
+Every engine entry point takes the same :class:`Rules`, and snapshots and logs record
+its ``name`` and ``version`` so that a game is never resumed under other rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+from .config import Config
+from .effects import Effect, Event, SkillUse
+from .errors import InvalidArgument, InvalidConfig
+from .state import GameView
+from .vocab import Camp, PhaseType, RoleType
+
+__all__ = [
+    "Rules",
+    "Resolver",
+    "VictoryChecker",
+    "RoleSetup",
+    "GameSetup",
+    "RoleInfoProvider",
+    "AudienceProvider",
+    "TeammateProvider",
+    "SpeechProvider",
+    "Interceptor",
+    "ResolverLike",
+    "VictoryLike",
+    "RoleSetupLike",
+    "GameSetupLike",
+    "RoleInfoLike",
+    "AudienceLike",
+    "TeammatesLike",
+    "SpeechLike",
+    "InterceptorLike",
+]
+
+
+@runtime_checkable
+class Resolver(Protocol):
+    """Decides what happened when a phase ends. Pure: reads the view, returns effects."""
+
+    def resolve(self, uses: Sequence[SkillUse], view: GameView) -> Iterable[Effect] | None: ...
+
+
+@runtime_checkable
+class VictoryChecker(Protocol):
+    """``None`` while undecided; else the winning camps (empty: ended with no winner)."""
+
+    def check_victory(self, view: GameView) -> Iterable[Camp] | None: ...
+
+
+@runtime_checkable
+class RoleSetup(Protocol):
+    """A seated player's initial variables (no view: seating precedes play)."""
+
+    def setup(self, player_id: str, role: RoleType) -> Mapping[str, str] | None: ...
+
+
+@runtime_checkable
+class GameSetup(Protocol):
+    """Effects applied once when the game starts (e.g. the first named actors)."""
+
+    def setup(self, view: GameView) -> Iterable[Effect] | None: ...
+
+
+@runtime_checkable
+class RoleInfoProvider(Protocol):
+    """What a player of this role privately knows (e.g. a witch's potions)."""
+
+    def role_info(self, player_id: str, view: GameView) -> Mapping[str, str] | None: ...
+
+
+@runtime_checkable
+class AudienceProvider(Protocol):
+    """Who may see a rule event: ids, ``()`` for nobody, ``None`` when not known."""
+
+    def audience(self, event: Event, view: GameView) -> Iterable[str] | None: ...
+
+
+@runtime_checkable
+class TeammateProvider(Protocol):
+    """Whose roles a player knows (may be asymmetric)."""
+
+    def teammates(self, player_id: str, view: GameView) -> Iterable[str] | None: ...
+
+
+@runtime_checkable
+class SpeechProvider(Protocol):
+    """Who hears ``sender_id`` now (sender included by convention); empty: cannot speak."""
+
+    def receivers(self, sender_id: str, view: GameView) -> Iterable[str] | None: ...
+
+
+@runtime_checkable
+class Interceptor(Protocol):
+    """Sees every effect on its way to the write point.
+
+    ``None``: no opinion. A list: replace the effect (the original is kept in the log,
+    cancelled). Replacements are offered only to later interceptors.
+    """
+
+    def intercept(self, effect: Effect, view: GameView) -> Iterable[Effect] | None: ...
+
+
+ResolverLike: TypeAlias = Resolver | Callable[[Sequence[SkillUse], GameView], Iterable[Effect] | None]
+VictoryLike: TypeAlias = VictoryChecker | Callable[[GameView], Iterable[Camp] | None]
+RoleSetupLike: TypeAlias = RoleSetup | Callable[[str, RoleType], Mapping[str, str] | None]
+GameSetupLike: TypeAlias = GameSetup | Callable[[GameView], Iterable[Effect] | None]
+RoleInfoLike: TypeAlias = RoleInfoProvider | Callable[[str, GameView], Mapping[str, str] | None]
+AudienceLike: TypeAlias = AudienceProvider | Callable[[Event, GameView], Iterable[str] | None]
+TeammatesLike: TypeAlias = TeammateProvider | Callable[[str, GameView], Iterable[str] | None]
+SpeechLike: TypeAlias = SpeechProvider | Callable[[str, GameView], Iterable[str] | None]
+InterceptorLike: TypeAlias = Interceptor | Callable[[Effect, GameView], Iterable[Effect] | None]
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+
+
+def _fn(obj: Any, method: str, what: str) -> Callable[..., Any]:
+    if obj is None:
+        raise InvalidConfig(f"{what} is None")
+    bound = getattr(obj, method, None)
+    if callable(bound):
+        return bound  # type: ignore[no-any-return]
+    if callable(obj):
+        return obj  # type: ignore[no-any-return]
+    raise InvalidConfig(f"{what} must be a function or have a .{method}() method")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete ruleset: configuration plus every extension point.
+
+    ``name`` (lowercase, e.g. ``"werewolf"``) and ``version`` are recorded in snapshots
+    and logs; restoring under a different name or version is refused.
+    """
+
+    config: Config
+    name: str = field(kw_only=True)
+    version: str = field(default="1", kw_only=True)
+    resolvers: Mapping[PhaseType, ResolverLike] = field(default_factory=dict, kw_only=True)
+    victory: VictoryLike | None = field(default=None, kw_only=True)
+    role_setup: Mapping[RoleType, RoleSetupLike] = field(default_factory=dict, kw_only=True)
+    game_setup: GameSetupLike | None = field(default=None, kw_only=True)
+    role_info: Mapping[RoleType, RoleInfoLike] = field(default_factory=dict, kw_only=True)
+    audience: AudienceLike | None = field(default=None, kw_only=True)
+    teammates: TeammatesLike | None = field(default=None, kw_only=True)
+    speech: SpeechLike | None = field(default=None, kw_only=True)
+    interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
+    logger: logging.Logger | None = field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.config, Config):
+            raise InvalidConfig("Rules.config must be a Config")
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise InvalidConfig(f"rules name {self.name!r} must be lowercase letters, digits, '-', '_' or '.'")
+        if not isinstance(self.version, str) or not self.version:
+            raise InvalidConfig("rules version must be a non-empty string")
+        for attr in ("resolvers", "role_setup", "role_info"):
+            value = getattr(self, attr)
+            if not isinstance(value, Mapping):
+                raise InvalidConfig(f"Rules.{attr} must be a mapping")
+            for k, v in value.items():
+                if not isinstance(k, str) or v is None:
+                    raise InvalidConfig(f"Rules.{attr}[{k!r}] must map a str to an extension point")
+            object.__setattr__(self, attr, MappingProxyType(dict(sorted(value.items()))))
+        if isinstance(self.interceptors, (str, bytes)) or not isinstance(self.interceptors, Iterable):
+            raise InvalidConfig("Rules.interceptors must be a sequence")
+        object.__setattr__(self, "interceptors", tuple(self.interceptors))
+        for i, icpt in enumerate(self.interceptors):
+            _fn(icpt, "intercept", f"interceptor #{i}")
+        self.config.validate()
+
+    def with_interceptors(self, *interceptors: InterceptorLike) -> Rules:
+        """A copy with ``interceptors`` appended after the existing ones (run in order)."""
+        return dataclasses.replace(self, interceptors=(*self.interceptors, *interceptors))
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(name, version)`` as recorded in snapshots and logs."""
+        return (self.name, self.version)
+
+
+class Bound:
+    """Rules normalised to plain callables once, so the hot paths do no lookups."""
+
+    __slots__ = (
+        "audience",
+        "game_setup",
+        "interceptors",
+        "logger",
+        "resolvers",
+        "role_info",
+        "role_setup",
+        "speech",
+        "teammates",
+        "victory",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("expected a Rules value")
+        self.resolvers = {p: _fn(r, "resolve", f"resolver for {p}") for p, r in rules.resolvers.items()}
+        self.victory = None if rules.victory is None else _fn(rules.victory, "check_victory", "victory")
+        self.role_setup = {k: _fn(v, "setup", f"role setup for {k}") for k, v in rules.role_setup.items()}
+        self.game_setup = None if rules.game_setup is None else _fn(rules.game_setup, "setup", "game setup")
+        self.role_info = {k: _fn(v, "role_info", f"role info for {k}") for k, v in rules.role_info.items()}
+        self.audience = None if rules.audience is None else _fn(rules.audience, "audience", "audience")
+        self.teammates = None if rules.teammates is None else _fn(rules.teammates, "teammates", "teammates")
+        self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
+        self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
+        self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")

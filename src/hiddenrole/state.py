@@ -1,0 +1,199 @@
+"""The board and its single write point.
+
+:func:`apply_effect` is the only code that changes a board. The engine, replay and
+:class:`~hiddenrole.testing.Board` all go through it, so a rule tested on a hand-made
+board behaves exactly as it will in a game. Player records are immutable and
+replaced on write (copy-on-write), which makes views and clones cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from .effects import EMPTY_MAP, Effect, VarScope
+from .views import Detour, PlayerInfo, RoundContext
+from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseType, RoleType
+
+__all__ = ["GameView"]
+
+
+class State:
+    """Mutable board owned by one engine (or one Board). Not public."""
+
+    __slots__ = (
+        "_alive",
+        "actors",
+        "ancestry",
+        "detours",
+        "order",
+        "phase",
+        "players",
+        "round",
+        "round_vars",
+        "vars",
+        "winners",
+    )
+
+    def __init__(self) -> None:
+        self.phase: PhaseType = START
+        self.ancestry: tuple[PhaseType, ...] = ()
+        self.round = 0
+        self.players: dict[str, PlayerInfo] = {}
+        self.order: list[str] = []
+        self.vars: dict[str, str] = {}
+        self.round_vars: dict[str, str] = {}
+        self.detours: list[Detour] = []
+        self.actors: dict[PhaseType, tuple[str, ...]] = {}
+        self.winners: tuple[Camp, ...] | None = None
+        self._alive: tuple[PlayerInfo, ...] | None = None
+
+    def clone(self) -> State:
+        c = State()
+        c.phase = self.phase
+        c.ancestry = self.ancestry
+        c.round = self.round
+        c.players = dict(self.players)
+        c.order = list(self.order)
+        c.vars = dict(self.vars)
+        c.round_vars = dict(self.round_vars)
+        c.detours = list(self.detours)
+        c.actors = dict(self.actors)
+        c.winners = self.winners
+        return c
+
+    def seat(self, info: PlayerInfo) -> None:
+        self.players[info.id] = info
+        self.order = sorted(self.players)
+        self._alive = None
+
+    def alive_players(self) -> tuple[PlayerInfo, ...]:
+        cached = self._alive
+        if cached is None:
+            players = self.players
+            cached = tuple(p for p in (players[i] for i in self.order) if p.alive)
+            self._alive = cached
+        return cached
+
+    def reset_round(self) -> None:
+        """Clear round variables, every player's round markers and the detour queue."""
+        self.round_vars = {}
+        self.detours = []
+        changed = False
+        for pid, p in self.players.items():
+            if p.round_vars:
+                self.players[pid] = p._replace(round_vars=EMPTY_MAP)
+                changed = True
+        if changed:
+            self._alive = None
+
+    def get_var(self, scope: VarScope, key: str) -> str:
+        if scope.owner:
+            p = self.players.get(scope.owner)
+            if p is None:
+                return ""
+            cell = p.round_vars if scope.per_round else p.vars
+            return cell.get(key, "")
+        return (self.round_vars if scope.per_round else self.vars).get(key, "")
+
+    def apply(self, e: Effect) -> None:
+        """The single write point. Cancelled effects and rule events change nothing."""
+        if e.canceled:
+            return
+        t = e.type
+        if t == SET_VAR:
+            scope = e.scope
+            if scope.owner:
+                p = self.players.get(scope.owner)
+                if p is None:
+                    return
+                cell = p.round_vars if scope.per_round else p.vars
+                new = _with(cell, e.key, e.value)
+                if new is cell:
+                    return
+                self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
+                self._alive = None
+            else:
+                d = self.round_vars if scope.per_round else self.vars
+                if e.value:
+                    d[e.key] = e.value
+                else:
+                    d.pop(e.key, None)
+        elif t == SET_ALIVE:
+            p = self.players.get(e.target)
+            if p is not None and p.alive != e.alive:
+                self.players[p.id] = p._replace(alive=e.alive)
+                self._alive = None
+        elif t == SET_ACTORS:
+            self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
+        elif t == DETOUR and e.phase and e.source:
+            self.detours.append(Detour(e.source, e.phase))
+
+
+def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
+    """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged."""
+    if cell.get(key, "") == value:
+        return cell
+    d = dict(cell)
+    if value:
+        d[key] = value
+    else:
+        del d[key]
+    return MappingProxyType(dict(sorted(d.items()))) if d else EMPTY_MAP
+
+
+class GameView:
+    """Read-only view of a board, handed to every extension point.
+
+    It offers facts, never judgements. During one batch of effects it reflects the
+    effects applied so far. Extension points must not keep it past their call.
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, state: State) -> None:
+        self._s = state
+
+    @property
+    def phase(self) -> PhaseType:
+        return self._s.phase
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    def in_phase(self, phase: PhaseType) -> bool:
+        """True if ``phase`` is the current phase or one of its compound ancestors."""
+        return phase == self._s.phase or phase in self._s.ancestry
+
+    def player(self, player_id: str) -> PlayerInfo | None:
+        return self._s.players.get(player_id)
+
+    def player_ids(self) -> tuple[str, ...]:
+        """Every seated player, sorted."""
+        return tuple(self._s.order)
+
+    def all_players(self) -> tuple[PlayerInfo, ...]:
+        """Every player, eliminated ones included, sorted by id."""
+        players = self._s.players
+        return tuple(players[i] for i in self._s.order)
+
+    def alive_players(self) -> tuple[PlayerInfo, ...]:
+        """Every living player, sorted by id (rules may rely on the order)."""
+        return self._s.alive_players()
+
+    def alive_player_ids_by_role(self, role: RoleType) -> tuple[str, ...]:
+        """Living players holding ``role``, sorted."""
+        return tuple(p.id for p in self._s.alive_players() if p.role == role)
+
+    def var(self, scope: VarScope, key: str) -> str:
+        """One variable cell, ``""`` when unset."""
+        return self._s.get_var(scope, key)
+
+    def round_context(self) -> RoundContext:
+        s = self._s
+        return RoundContext(tuple(s.detours), MappingProxyType(dict(sorted(s.round_vars.items()))))
+
+    def actors(self, phase: PhaseType) -> tuple[str, ...] | None:
+        """Players named to act in ``phase``, or ``None`` if nobody was named."""
+        return self._s.actors.get(phase)

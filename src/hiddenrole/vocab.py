@@ -1,0 +1,107 @@
+"""The kernel's whole vocabulary.
+
+Phases, roles, skills, event types and camps are plain strings chosen by the rules.
+The kernel owns only the handful of values below; it knows no game.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final, TypeAlias
+
+__all__ = [
+    "PhaseType",
+    "RoleType",
+    "SkillType",
+    "EventType",
+    "Camp",
+    "START",
+    "END",
+    "SYSTEM",
+    "SKIP",
+    "ANNOUNCE",
+    "VAR_CAMP",
+    "VAR_PRESENT",
+    "SET_ALIVE",
+    "SET_VAR",
+    "SET_ACTORS",
+    "DETOUR",
+    "GOTO_PHASE",
+    "PLAYER_ADDED",
+    "PHASE_CHANGED",
+    "GAME_STARTED",
+    "GAME_ENDED",
+    "KERNEL_EVENTS",
+    "INTERNAL_EVENTS",
+    "PhaseAction",
+    "ADVANCE_ROUND",
+    "CLEAR_ROUND_VARS",
+    "DEFAULT_PHASE_TIMEOUT",
+    "MAX_PENDING_USES",
+]
+
+PhaseType: TypeAlias = str
+RoleType: TypeAlias = str
+SkillType: TypeAlias = str
+EventType: TypeAlias = str
+Camp: TypeAlias = str
+
+START: Final = "START"
+"""Phase before :meth:`Engine.start`: the only phase in which players may be added."""
+END: Final = "END"
+"""Phase after the game is over."""
+SYSTEM: Final = "SYSTEM"
+"""Step role meaning "no player carries this step" (an announcement marker)."""
+SKIP: Final = "SKIP"
+"""Shared name for declining to act. It carries no kernel privilege."""
+ANNOUNCE: Final = "ANNOUNCE"
+"""Skill paired with :data:`SYSTEM` for a moderator's announcement step."""
+
+VAR_CAMP: Final = "camp"
+"""Player variable the kernel copies into :class:`SelfInfo.camp`."""
+VAR_PRESENT: Final = "1"
+"""Conventional "has it" value (the empty string deletes a variable)."""
+
+SET_ALIVE: Final = "SET_ALIVE"
+SET_VAR: Final = "SET_VAR"
+SET_ACTORS: Final = "SET_ACTORS"
+DETOUR: Final = "DETOUR"
+GOTO_PHASE: Final = "GOTO_PHASE"
+PLAYER_ADDED: Final = "PLAYER_ADDED"
+PHASE_CHANGED: Final = "PHASE_CHANGED"
+GAME_STARTED: Final = "GAME_STARTED"
+GAME_ENDED: Final = "GAME_ENDED"
+
+KERNEL_EVENTS: Final = frozenset(
+    {
+        SET_ALIVE,
+        SET_VAR,
+        SET_ACTORS,
+        DETOUR,
+        GOTO_PHASE,
+        PLAYER_ADDED,
+        PHASE_CHANGED,
+        GAME_STARTED,
+        GAME_ENDED,
+    }
+)
+"""Every event type the kernel defines."""
+
+INTERNAL_EVENTS: Final = KERNEL_EVENTS - {GAME_STARTED, GAME_ENDED}
+"""Kernel primitives: never published, never routed to any player (not configurable)."""
+
+
+class PhaseAction(StrEnum):
+    """Round bookkeeping a phase declares on entry or exit (a closed set)."""
+
+    ADVANCE_ROUND = "ADVANCE_ROUND"
+    CLEAR_ROUND_VARS = "CLEAR_ROUND_VARS"
+
+
+ADVANCE_ROUND: Final = PhaseAction.ADVANCE_ROUND
+CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
+
+DEFAULT_PHASE_TIMEOUT: Final = 30.0
+"""Seconds; advice for hosts only. The engine never times anything."""
+MAX_PENDING_USES: Final = 4096
+"""Submissions held per phase before further ones are refused."""
