@@ -25,6 +25,12 @@ class PhaseStep:
     ``skill`` ``""`` is a watch-only step: its role wakes but cannot submit.
     ``required``/``multiple`` shape readiness only; ``group`` joins mutually exclusive
     alternatives of one role; ``allow_dead_target`` lets targets be eliminated players.
+
+    Targets are players unless ``target_pool`` names one of the config's
+    ``target_pools`` (e.g. centre cards ``"0".."2"``): then every target must be a
+    member of that pool. ``min_targets``/``max_targets`` bound how many targets one
+    submission carries (``max_targets`` ``None`` = no bound), ``distinct_targets``
+    forbids repeats and ``allow_self_target=False`` forbids targeting oneself.
     """
 
     role: RoleType
@@ -33,11 +39,35 @@ class PhaseStep:
     multiple: bool = False
     group: str = ""
     allow_dead_target: bool = False
+    target_pool: str = ""
+    min_targets: int = 0
+    max_targets: int | None = None
+    distinct_targets: bool = False
+    allow_self_target: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("role", "skill", "group"):
+        for name in ("role", "skill", "group", "target_pool"):
             if not isinstance(getattr(self, name), str):
                 raise InvalidArgument(f"PhaseStep.{name} must be a str")
+        if isinstance(self.min_targets, bool) or not isinstance(self.min_targets, int) or self.min_targets < 0:
+            raise InvalidArgument("PhaseStep.min_targets must be an int >= 0")
+        if self.max_targets is not None and (
+            isinstance(self.max_targets, bool)
+            or not isinstance(self.max_targets, int)
+            or self.max_targets < self.min_targets
+        ):
+            raise InvalidArgument("PhaseStep.max_targets must be None or an int >= min_targets")
+
+    @property
+    def checks_targets(self) -> bool:
+        """True when the step constrains targets beyond "existing, living players"."""
+        return bool(
+            self.target_pool
+            or self.min_targets
+            or self.max_targets is not None
+            or self.distinct_targets
+            or not self.allow_self_target
+        )
 
 
 def _tuple_of(values: Iterable[object], kind: type, what: str) -> tuple[object, ...]:
@@ -93,12 +123,18 @@ class Config:
     start_phase: PhaseType
     phases: Mapping[PhaseType, PhaseConfig] = field(default_factory=dict)
     default_timeout: float = 0.0
+    target_pools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Named sets of non-player targets (e.g. ``{"CENTER": ("0", "1", "2")}``)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.phases, Mapping):
             raise InvalidArgument("Config.phases must be a mapping of phase name to PhaseConfig")
         frozen = MappingProxyType(dict(sorted(self.phases.items(), key=lambda kv: str(kv[0]))))
         object.__setattr__(self, "phases", frozen)
+        if not isinstance(self.target_pools, Mapping):
+            raise InvalidArgument("Config.target_pools must be a mapping of pool name to target names")
+        pools = {k: _tuple_of(v, str, f"Config.target_pools[{k!r}]") for k, v in self.target_pools.items()}
+        object.__setattr__(self, "target_pools", MappingProxyType(dict(sorted(pools.items()))))
 
     def phase_timeout(self, phase: PhaseType) -> float:
         """Seconds a host should allow for ``phase``: its own, else the default, else 30."""
@@ -135,6 +171,11 @@ class Config:
                 raise InvalidConfig(f"phase name {key!r} must be a non-empty string")
             if key in (START, END):
                 raise InvalidPhase(f"phase {key!r} is reserved by the kernel")
+        for pool, members in self.target_pools.items():
+            if not isinstance(pool, str) or not pool or not members or any(not m for m in members):
+                raise InvalidConfig(f"target pool {pool!r} must be named and hold non-empty names")
+            if len(set(members)) != len(members):
+                raise InvalidConfig(f"target pool {pool!r} repeats a name")
         if isinstance(self.default_timeout, bool) or not isinstance(self.default_timeout, (int, float)):
             raise InvalidConfig("default_timeout must be a number of seconds")
         if self._loops() and not self._declares_round_actions():
@@ -179,6 +220,9 @@ class Config:
             if pc.next_phase in compound:
                 raise InvalidPhase(f"phase {name!r}: next phase {pc.next_phase!r} is compound")
         seen_steps: set[tuple[str, str]] = set()
+        for step in pc.steps:
+            if step.target_pool and step.target_pool not in self.target_pools:
+                raise InvalidPhase(f"phase {name!r}: step {step.skill!r} uses unknown target pool {step.target_pool!r}")
         group_roles: dict[str, str] = {}
         all_role_skills = {s.skill for s in pc.steps if s.role == "" and s.skill}
         for step in pc.steps:

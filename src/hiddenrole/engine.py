@@ -29,6 +29,7 @@ from .errors import (
     InvalidPlayerID,
     InvalidRole,
     InvalidSnapshot,
+    InvalidTargets,
     MessageNotAllowed,
     PlayerDead,
     PlayerExists,
@@ -429,22 +430,54 @@ class Engine:
             step = self._tables[s.phase].find_step(p.role, skill) if skill else None
             if step is None:
                 raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
-            players = s.players
             for t in tgts:
                 if not isinstance(t, str):
                     raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
-                if not t:
-                    continue
-                tp = players.get(t)
-                if tp is None:
-                    raise TargetNotFound(f"no player {t!r}")
-                if not tp.alive and not step.allow_dead_target:
-                    raise TargetDead(f"{t!r} is eliminated")
+            if step.checks_targets:
+                self._check_shaped_targets(step, player_id, tgts)
+            else:
+                players = s.players
+                for t in tgts:
+                    if not t:
+                        continue
+                    tp = players.get(t)
+                    if tp is None:
+                        raise TargetNotFound(f"no player {t!r}")
+                    if not tp.alive and not step.allow_dead_target:
+                        raise TargetDead(f"{t!r} is eliminated")
             if len(self._pending) >= MAX_PENDING_USES:
                 raise SkillNotAllowed(f"more than {MAX_PENDING_USES} submissions in one phase")
             use = SkillUse(player_id, skill, tgts, s.phase, s.round)
             self._pending.append(use)
             return use
+
+    def _check_shaped_targets(self, step: PhaseStep, player_id: str, tgts: tuple[str, ...]) -> None:
+        """Targets of a step that declares a pool, a count, distinctness or no-self."""
+        real = [t for t in tgts if t]
+        if len(real) != len(tgts):
+            raise TargetNotFound("empty target name")
+        if len(real) < step.min_targets or (step.max_targets is not None and len(real) > step.max_targets):
+            bound = (
+                step.min_targets if step.max_targets == step.min_targets else f"{step.min_targets}..{step.max_targets}"
+            )
+            raise SkillNotAllowed(f"{step.skill!r} takes {bound} targets, got {len(real)}")
+        if step.distinct_targets and len(set(real)) != len(real):
+            raise SkillNotAllowed(f"{step.skill!r} needs distinct targets")
+        if step.target_pool:
+            pool = self._cfg.target_pools[step.target_pool]
+            for t in real:
+                if t not in pool:
+                    raise TargetNotFound(f"{t!r} is not in target pool {step.target_pool!r}")
+            return
+        if not step.allow_self_target and player_id in real:
+            raise InvalidTargets(f"{step.skill!r} may not target oneself")
+        players = self._state.players
+        for t in real:
+            tp = players.get(t)
+            if tp is None:
+                raise TargetNotFound(f"no player {t!r}")
+            if not tp.alive and not step.allow_dead_target:
+                raise TargetDead(f"{t!r} is eliminated")
 
     def end_phase(self) -> tuple[Effect, ...]:
         """Resolve the phase and move on; the only way forward.

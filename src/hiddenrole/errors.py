@@ -14,6 +14,7 @@ __all__ = [
     "TargetNotFound",
     "TargetDead",
     "SkillNotAllowed",
+    "InvalidTargets",
     "GameNotStarted",
     "GameEnded",
     "InvalidPhase",
@@ -70,6 +71,12 @@ class TargetDead(GameError):
 
 class SkillNotAllowed(GameError):
     code = "SKILL_NOT_ALLOWED"
+
+
+class InvalidTargets(SkillNotAllowed):
+    """The targets break the step's shape: count, distinctness or self-targeting."""
+
+    code = "INVALID_TARGETS"
 
 
 class GameNotStarted(GameError):
