@@ -1,0 +1,77 @@
+"""What the console needs to know about each game: how to build it and reveal it.
+
+Each entry adapts one rules package. A later host layer (game definitions with
+options and statistics) will replace these adapters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import hiddenrole as hr
+from hiddenrole.agents import TargetChooser
+
+__all__ = ["GAMES", "GameEntry", "Setup", "role_reveal"]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to rebuild the same table: the console saves it with the snapshot."""
+
+    game: str
+    players: int
+    seed: int
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One playable game."""
+
+    name: str
+    summary: str
+    default_players: int
+    rules: Callable[[Setup], hr.Rules]
+    seat: Callable[[Setup, hr.Engine], None]
+    choose_targets: TargetChooser | None = None
+    reveal: Callable[[hr.Engine], list[str]] | None = None
+
+
+def role_reveal(engine: hr.Engine) -> list[str]:
+    """Default end-of-game reveal: each player's role and fate."""
+    lines = []
+    for pid in engine.player_ids():
+        info = engine.player_info(pid)
+        fate = "alive" if info.alive else "out"
+        lines.append(f"{pid}: {info.role} ({fate})")
+    return lines
+
+
+def _redblue_rules(setup: Setup) -> hr.Rules:
+    from hiddenrole.games import redblue
+
+    return redblue.rules()
+
+
+def _redblue_seat(setup: Setup, engine: hr.Engine) -> None:
+    import random
+
+    from hiddenrole.games import redblue
+
+    roles = [redblue.RED] * (setup.players // 2) + [redblue.BLUE] * (setup.players - setup.players // 2)
+    random.Random(setup.seed).shuffle(roles)
+    for i, role in enumerate(roles):
+        engine.add_player(f"p{i:02d}", role)
+
+
+GAMES: dict[str, GameEntry] = {
+    "redblue": GameEntry(
+        "redblue",
+        "red against blue, one public vote per round",
+        4,
+        _redblue_rules,
+        _redblue_seat,
+    ),
+}
+"""Playable games by name (rules packages register here)."""
