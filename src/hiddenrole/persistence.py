@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NoReturn
 
-from .effects import EMPTY_MAP, GAME, Effect, SkillUse, VarScope, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidLog, InvalidSnapshot, NilSnapshot
 from .views import Detour, PlayerInfo
 
@@ -87,34 +88,27 @@ class _Reader:
         return v
 
     def strs(self, v: Any, where: str) -> tuple[str, ...]:
-        return tuple(self.str_(x, f"{where}[{i}]") for i, x in enumerate(self.list_(v, where)))
+        if type(v) is not list:
+            self.fail(where, "expected an array")
+        for i, x in enumerate(v):
+            if type(x) is not str:
+                self.fail(f"{where}[{i}]", "expected a string")
+        return tuple(v)
 
     def smap(self, v: Any, where: str) -> Mapping[str, str]:
-        d = self.obj(v, where)
-        for k, x in d.items():
-            self.str_(x, f"{where}.{k}")
-        if list(d) != sorted(d):
-            self.fail(where, "keys are not sorted")
-        return frozen_map(d)
+        if type(v) is not dict:
+            self.fail(where, "expected an object")
+        if not v:
+            return EMPTY_MAP
+        prev = ""
+        for k, x in v.items():
+            if type(x) is not str:
+                self.fail(f"{where}.{k}", "expected a string")
+            if k < prev:
+                self.fail(where, "keys are not sorted")
+            prev = k
+        return MappingProxyType(v)
 
-
-_EFFECT_FIELDS = (
-    "type",
-    "source",
-    "target",
-    "data",
-    "canceled",
-    "reason",
-    "phase",
-    "alive",
-    "scope",
-    "key",
-    "value",
-    "actors",
-    "role",
-    "vars",
-    "winners",
-)
 
 
 def effect_to_dict(e: Effect) -> dict[str, Any]:
@@ -151,35 +145,40 @@ def effect_to_dict(e: Effect) -> dict[str, Any]:
     return d
 
 
+_STR_FIELDS = frozenset({"type", "source", "target", "reason", "phase", "scope", "key", "value", "role"})
+_BOOL_FIELDS = frozenset({"canceled", "alive"})
+_LIST_FIELDS = frozenset({"actors", "winners"})
+_MAP_FIELDS = frozenset({"data", "vars"})
+
+
 def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
-    d = r.obj(v, where)
-    r.keys(d, where, ("type",), _EFFECT_FIELDS[1:])
-    etype = r.str_(d["type"], f"{where}.type")
-    if not etype:
-        r.fail(where, "empty effect type")
-    scope = GAME
-    if "scope" in d:
+    """Decode one effect, checking each field's type (one pass; this is replay's hot path)."""
+    if type(v) is not dict:
+        r.fail(where, "expected an object")
+    kw: dict[str, Any] = {}
+    for k, x in v.items():
+        if k in _STR_FIELDS:
+            if type(x) is not str:
+                r.fail(f"{where}.{k}", "expected a string")
+        elif k in _BOOL_FIELDS:
+            if type(x) is not bool:
+                r.fail(f"{where}.{k}", "expected true or false")
+        elif k in _LIST_FIELDS:
+            x = r.strs(x, f"{where}.{k}")
+        elif k in _MAP_FIELDS:
+            x = r.smap(x, f"{where}.{k}")
+        else:
+            r.fail(where, f"unknown field {k!r}")
+        kw[k] = x
+    if not kw.get("type"):
+        r.fail(where, "missing or empty effect type")
+    scope = kw.get("scope")
+    if scope is not None:
         try:
-            scope = VarScope.parse(r.str_(d["scope"], f"{where}.scope"))
+            kw["scope"] = VarScope.parse(scope)
         except ValueError as exc:
             r.fail(f"{where}.scope", str(exc))
-    return Effect(
-        etype,
-        source=r.str_(d.get("source", ""), f"{where}.source"),
-        target=r.str_(d.get("target", ""), f"{where}.target"),
-        data=r.smap(d.get("data", {}), f"{where}.data"),
-        canceled=r.bool_(d.get("canceled", False), f"{where}.canceled"),
-        reason=r.str_(d.get("reason", ""), f"{where}.reason"),
-        phase=r.str_(d.get("phase", ""), f"{where}.phase"),
-        alive=r.bool_(d.get("alive", False), f"{where}.alive"),
-        scope=scope,
-        key=r.str_(d.get("key", ""), f"{where}.key"),
-        value=r.str_(d.get("value", ""), f"{where}.value"),
-        actors=r.strs(d.get("actors", []), f"{where}.actors"),
-        role=r.str_(d.get("role", ""), f"{where}.role"),
-        vars=r.smap(d.get("vars", {}), f"{where}.vars"),
-        winners=r.strs(d.get("winners", []), f"{where}.winners"),
-    )
+    return Effect(**kw)
 
 
 @dataclass(frozen=True, slots=True)
