@@ -12,7 +12,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import InvalidArgument, InvalidConfig, InvalidPhase
-from .vocab import DEFAULT_PHASE_TIMEOUT, END, START, PhaseAction, PhaseType, RoleType, SkillType
+from .vocab import (
+    DEFAULT_PHASE_TIMEOUT,
+    END,
+    MAX_MOVES_PER_TURN,
+    START,
+    PhaseAction,
+    PhaseType,
+    RoleType,
+    SkillType,
+    TurnOrder,
+)
 
 __all__ = ["PhaseStep", "PhaseConfig", "Config"]
 
@@ -88,6 +98,12 @@ class PhaseConfig:
     no ``next_phase`` and no resolver; it groups its children and carries actions
     run when the group is entered or left (statechart rule).
     ``timeout`` is in seconds and only advice for hosts (0 = use the default).
+
+    ``turn_order`` (see :class:`TurnOrder`) decides whether actors move together or in
+    turns; a turn ends after ``moves_per_turn`` submissions or an explicit end-turn.
+    Skills in ``out_of_turn`` may be used by any eligible player at any time.
+    ``initiative_var`` names the player variable (game scope, an integer) that orders
+    an INITIATIVE phase, highest first, ties by id.
     """
 
     steps: tuple[PhaseStep, ...] = ()
@@ -96,9 +112,22 @@ class PhaseConfig:
     parent: PhaseType = ""
     on_enter: tuple[PhaseAction, ...] = ()
     on_exit: tuple[PhaseAction, ...] = ()
+    turn_order: TurnOrder = TurnOrder.SIMULTANEOUS
+    moves_per_turn: int = 1
+    out_of_turn: tuple[SkillType, ...] = ()
+    initiative_var: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", _tuple_of(self.steps, PhaseStep, "PhaseConfig.steps"))
+        object.__setattr__(self, "out_of_turn", _tuple_of(self.out_of_turn, str, "PhaseConfig.out_of_turn"))
+        try:
+            object.__setattr__(self, "turn_order", TurnOrder(self.turn_order))
+        except ValueError:
+            raise InvalidArgument(f"PhaseConfig.turn_order {self.turn_order!r} is not a TurnOrder") from None
+        if isinstance(self.moves_per_turn, bool) or not isinstance(self.moves_per_turn, int):
+            raise InvalidArgument("PhaseConfig.moves_per_turn must be an int")
+        if not isinstance(self.initiative_var, str):
+            raise InvalidArgument("PhaseConfig.initiative_var must be a str")
         for name in ("on_enter", "on_exit"):
             raw = _tuple_of(getattr(self, name), str, f"PhaseConfig.{name}")
             object.__setattr__(self, name, tuple(_action(a) for a in raw))
@@ -219,6 +248,14 @@ class Config:
                 raise InvalidPhase(f"phase {name!r}: next phase {pc.next_phase!r} is not configured")
             if pc.next_phase in compound:
                 raise InvalidPhase(f"phase {name!r}: next phase {pc.next_phase!r} is compound")
+        if not 1 <= pc.moves_per_turn <= MAX_MOVES_PER_TURN:
+            raise InvalidPhase(f"phase {name!r}: moves_per_turn must be 1..{MAX_MOVES_PER_TURN}")
+        if (pc.turn_order is TurnOrder.INITIATIVE) != bool(pc.initiative_var):
+            raise InvalidPhase(f"phase {name!r}: initiative_var is needed by, and only by, INITIATIVE phases")
+        declared = {s.skill for s in pc.steps if s.skill}
+        for skill in pc.out_of_turn:
+            if skill not in declared:
+                raise InvalidPhase(f"phase {name!r}: out-of-turn skill {skill!r} has no step")
         seen_steps: set[tuple[str, str]] = set()
         for step in pc.steps:
             if step.target_pool and step.target_pool not in self.target_pools:

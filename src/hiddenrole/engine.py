@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .config import Config, PhaseStep
+from .config import Config, PhaseConfig, PhaseStep
 from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, VarScope, coerce_effects, frozen_map
 from .errors import (
     BoardAlreadyDecided,
@@ -31,6 +31,7 @@ from .errors import (
     InvalidSnapshot,
     InvalidTargets,
     MessageNotAllowed,
+    NotYourTurn,
     PlayerDead,
     PlayerExists,
     PlayerNotFound,
@@ -68,12 +69,15 @@ from .vocab import (
     PLAYER_ADDED,
     START,
     SYSTEM,
+    TURN_DELAYED,
+    TURN_ENDED,
     VAR_CAMP,
     Camp,
     PhaseAction,
     PhaseType,
     RoleType,
     SkillType,
+    TurnOrder,
 )
 
 __all__ = ["Engine", "EventHandler", "MessageHandler"]
@@ -98,10 +102,29 @@ class _Requirement:
 class _PhaseTable:
     """Everything about one phase's steps that can be computed once, at construction."""
 
-    __slots__ = ("_skills_for", "active_roles", "exits", "requirements", "step_for", "steps")
+    __slots__ = (
+        "_free_skills_for",
+        "_skills_for",
+        "active_roles",
+        "initiative_var",
+        "moves",
+        "order",
+        "out_of_turn",
+        "queued",
+        "requirements",
+        "step_for",
+        "steps",
+    )
 
-    def __init__(self, steps: tuple[PhaseStep, ...]) -> None:
+    def __init__(self, pc: PhaseConfig) -> None:
+        steps = pc.steps
         self.steps = steps
+        self.order = pc.turn_order
+        self.queued = pc.turn_order in (TurnOrder.SEQUENTIAL, TurnOrder.INITIATIVE)
+        self.moves = pc.moves_per_turn
+        self.out_of_turn = frozenset(pc.out_of_turn)
+        self.initiative_var = pc.initiative_var
+        self._free_skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
         self.step_for: dict[tuple[RoleType, SkillType], PhaseStep] = {
             (s.role, s.skill): s for s in steps if s.skill and s.role != SYSTEM
         }
@@ -136,11 +159,18 @@ class _PhaseTable:
             self._skills_for[role] = got
         return got
 
+    def out_of_turn_skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
+        got = self._free_skills_for.get(role)
+        if got is None:
+            got = tuple(k for k in self.skills_for(role) if k in self.out_of_turn)
+            self._free_skills_for[role] = got
+        return got
+
     def find_step(self, role: RoleType, skill: SkillType) -> PhaseStep | None:
         return self.step_for.get((role, skill)) or self.step_for.get(("", skill))
 
 
-_EMPTY_TABLE = _PhaseTable(())
+_EMPTY_TABLE = _PhaseTable(PhaseConfig())
 
 
 class Engine:
@@ -180,7 +210,7 @@ class Engine:
                 continue
             if name not in self._b.resolvers:
                 raise InvalidPhase(f"phase {name!r} has no resolver")
-            self._tables[name] = _PhaseTable(pc.steps)
+            self._tables[name] = _PhaseTable(pc)
         self._state = State()
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
@@ -232,11 +262,9 @@ class Engine:
             return tuple(p.id for p in s.alive_players())
         return tuple(p.id for p in s.alive_players() if p.role == role)
 
-    def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+    def _eligible(self, p: PlayerInfo, table: _PhaseTable) -> tuple[SkillType, ...]:
+        """Skills the phase gives ``p`` now, before turn order is considered."""
         s = self._state
-        table = self._tables.get(s.phase)
-        if table is None:
-            return ()
         named = s.actors.get(s.phase)
         if named is not None:
             if p.id not in named:
@@ -244,6 +272,17 @@ class Engine:
         elif not p.alive:
             return ()
         return table.skills_for(p.role)
+
+    def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        table = self._tables.get(self._state.phase)
+        if table is None:
+            return ()
+        skills = self._eligible(p, table)
+        if skills and table.queued:
+            turns = self._state.turns
+            if not turns or turns[0] != p.id:
+                return table.out_of_turn_skills_for(p.role)
+        return skills
 
     def _player(self, player_id: object) -> PlayerInfo:
         if not isinstance(player_id, str):
@@ -322,6 +361,58 @@ class Engine:
                 self._run_actions(phases[ph].on_enter, pending)
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
+        self._start_turns()
+
+    def _start_turns(self) -> None:
+        """Every phase starts with a fresh turn order (empty unless the phase is queued)."""
+        s = self._state
+        s.delayed = ()
+        table = self._tables.get(s.phase)
+        s.turns = self._turn_queue(table) if table is not None and table.queued else []
+
+    def _turn_queue(self, table: _PhaseTable) -> list[str]:
+        """Who takes a turn in this phase, in order: seat order, or initiative (high first)."""
+        s = self._state
+        players = s.players
+        ids = [i for i in s.order if any(k not in table.out_of_turn for k in self._eligible(players[i], table))]
+        if table.order is TurnOrder.INITIATIVE:
+            key = table.initiative_var
+            ids.sort(key=lambda i: (-_as_int(players[i].vars.get(key, "")), i))
+        return ids
+
+    def _skip_idle_turns(self, out: list[Effect]) -> None:
+        """Pass over queued players who can no longer act (e.g. eliminated meanwhile)."""
+        s = self._state
+        table = self._tables[s.phase]
+        while s.turns and not any(k not in table.out_of_turn for k in self._eligible(s.players[s.turns[0]], table)):
+            out.append(Effect(TURN_ENDED, source=s.turns.pop(0)))
+
+    def _finish_turn(self, player_id: str, out: list[Effect]) -> None:
+        """End the head's turn: resolve its moves (if the phase has a turn resolver), pop it."""
+        s = self._state
+        table = self._tables[s.phase]
+        fn = self._b.turn_resolvers.get(s.phase)
+        if fn is not None:
+            mine = [u for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn]
+            if mine:
+                self._pending = [u for u in self._pending if u not in mine]
+            self._apply_batch(self._call(fn, tuple(mine), self._view), f"turn resolver for {s.phase}", out)
+        out.append(Effect(TURN_ENDED, source=player_id))
+        if s.turns and s.turns[0] == player_id:
+            s.turns.pop(0)
+        self._skip_idle_turns(out)
+
+    def _resolve_now(self, use: SkillUse, out: list[Effect]) -> None:
+        """FREE phases and out-of-turn skills: a move is resolved as soon as it is made."""
+        fn = self._b.turn_resolvers.get(self._state.phase)
+        if fn is None:
+            return
+        self._pending.remove(use)
+        self._apply_batch(self._call(fn, (use,), self._view), f"turn resolver for {self._state.phase}", out)
+
+    def _commit(self, out: list[Effect]) -> list[Event]:
+        self._log.extend(out)
+        return [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state
@@ -329,6 +420,7 @@ class Engine:
         s.ancestry = self._paths[phase][1:]
         s.round = 1
         s.reset_round()
+        self._start_turns()
 
     def _check_victory(self) -> tuple[Camp, ...] | None:
         fn = self._b.victory
@@ -447,9 +539,74 @@ class Engine:
                         raise TargetDead(f"{t!r} is eliminated")
             if len(self._pending) >= MAX_PENDING_USES:
                 raise SkillNotAllowed(f"more than {MAX_PENDING_USES} submissions in one phase")
+            table = self._tables[s.phase]
+            in_turn = skill not in table.out_of_turn
+            if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
+                turn = s.turns[0] if s.turns else "nobody"
+                raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
             use = SkillUse(player_id, skill, tgts, s.phase, s.round)
+            if table.order is TurnOrder.SIMULTANEOUS:
+                self._pending.append(use)
+                return use
+            backup, pending = s.clone(), list(self._pending)
             self._pending.append(use)
-            return use
+            out: list[Effect] = []
+            try:
+                if not in_turn or table.order is TurnOrder.FREE:
+                    self._resolve_now(use, out)
+                elif table.moves <= sum(
+                    1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
+                ):
+                    self._finish_turn(player_id, out)
+            except BaseException:
+                self._restore_state(backup)
+                self._pending = pending
+                raise
+            events = self._commit(out)
+        self._dispatch(events)
+        return use
+
+    def end_turn(self, player_id: str) -> tuple[Effect, ...]:
+        """End ``player_id``'s turn before it has made all its moves (turn-ordered phases)."""
+        with self._lock:
+            self._guard()
+            self._running()
+            self._player(player_id)
+            s = self._state
+            table = self._tables[s.phase]
+            if not table.queued or not s.turns or s.turns[0] != player_id:
+                raise NotYourTurn(f"{player_id!r} does not have the turn")
+            backup, pending = s.clone(), list(self._pending)
+            out: list[Effect] = []
+            try:
+                self._finish_turn(player_id, out)
+            except BaseException:
+                self._restore_state(backup)
+                self._pending = pending
+                raise
+            events = self._commit(out)
+        self._dispatch(events)
+        return tuple(out)
+
+    def delay_turn(self, player_id: str) -> None:
+        """INITIATIVE phases: the player with the turn moves to the end of the order, once."""
+        with self._lock:
+            self._guard()
+            self._running()
+            self._player(player_id)
+            s = self._state
+            table = self._tables[s.phase]
+            if table.order is not TurnOrder.INITIATIVE or not s.turns or s.turns[0] != player_id:
+                raise NotYourTurn(f"{player_id!r} does not have the turn in an initiative phase")
+            if player_id in s.delayed:
+                raise SkillNotAllowed(f"{player_id!r} already delayed this phase")
+            if any(u.player_id == player_id and u.skill not in table.out_of_turn for u in self._pending):
+                raise SkillNotAllowed(f"{player_id!r} has already moved this turn")
+            if len(s.turns) < 2:
+                raise SkillNotAllowed("nobody is left to wait for")
+            s.turns.append(s.turns.pop(0))
+            s.delayed = tuple(sorted({*s.delayed, player_id}))
+            self._log.append(Effect(TURN_DELAYED, source=player_id))
 
     def _check_shaped_targets(self, step: PhaseStep, player_id: str, tgts: tuple[str, ...]) -> None:
         """Targets of a step that declares a pool, a count, distinctness or no-self."""
@@ -645,6 +802,7 @@ class Engine:
                 self._allowed(p),
                 mates,
                 self._role_info(p),
+                s.turns[0] if s.turns else "",
             )
 
     def readiness(self) -> Readiness:
@@ -657,7 +815,14 @@ class Engine:
             opt: list[PendingAction] = []
             ready = True
             players = s.players
-            for req in self._table().requirements:
+            table = self._table()
+            if table.queued:
+                if not s.turns:
+                    return Readiness(s.phase, s.round, True, (), (), acted)
+                head = players[s.turns[0]]
+                pend = [PendingAction(head.id, head.role, k) for k in self._allowed(head) if k not in table.out_of_turn]
+                return Readiness(s.phase, s.round, False, tuple(pend), (), acted, head.id)
+            for req in table.requirements:
                 actors = self._actors_for(req.role)
                 if not actors:
                     continue
@@ -786,6 +951,8 @@ class Engine:
                 tuple(s.detours),
                 frozen_map(s.round_vars),
                 tuple(self._pending),
+                tuple(s.turns),
+                s.delayed,
             )
 
     @classmethod
@@ -825,6 +992,13 @@ class Engine:
                     raise InvalidLog(f"{where}: phase change to {e.phase!r} is impossible here")
                 self._leave_phase()
                 self._transition(e.phase)
+            elif t in (TURN_ENDED, TURN_DELAYED):
+                if not s.turns or s.turns[0] != e.source:
+                    raise InvalidLog(f"{where}: {e.source!r} does not have the turn")
+                head = s.turns.pop(0)
+                if t == TURN_DELAYED:
+                    s.turns.append(head)
+                    s.delayed = tuple(sorted({*s.delayed, head}))
             elif t == GAME_ENDED:
                 if not started or s.phase == END:
                     raise InvalidLog(f"{where}: game ended twice or before it started")
@@ -894,7 +1068,16 @@ class Engine:
         s.actors = {k: tuple(v) for k, v in snap.actors.items()}
         s.detours = list(snap.detours)
         s.winners = snap.winners
+        s.turns = list(snap.turns)
+        s.delayed = tuple(snap.delayed)
         self._log = list(snap.log.effects)
+
+
+def _as_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 def _check_rules(rules: Rules, name: str, version: str) -> None:

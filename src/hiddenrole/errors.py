@@ -15,6 +15,7 @@ __all__ = [
     "TargetDead",
     "SkillNotAllowed",
     "InvalidTargets",
+    "NotYourTurn",
     "GameNotStarted",
     "GameEnded",
     "InvalidPhase",
@@ -77,6 +78,12 @@ class InvalidTargets(SkillNotAllowed):
     """The targets break the step's shape: count, distinctness or self-targeting."""
 
     code = "INVALID_TARGETS"
+
+
+class NotYourTurn(SkillNotAllowed):
+    """In a turn-ordered phase, somebody else has the turn."""
+
+    code = "NOT_YOUR_TURN"
 
 
 class GameNotStarted(GameError):

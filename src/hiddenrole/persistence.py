@@ -110,7 +110,6 @@ class _Reader:
         return MappingProxyType(v)
 
 
-
 def effect_to_dict(e: Effect) -> dict[str, Any]:
     """JSON form of an effect: fields at their default value are left out."""
     d: dict[str, Any] = {"type": e.type}
@@ -244,6 +243,8 @@ class Snapshot:
     detours: tuple[Detour, ...]
     round_vars: Mapping[str, str]
     pending: tuple[SkillUse, ...]
+    turns: tuple[str, ...] = ()
+    delayed: tuple[str, ...] = ()
     version: int = SNAPSHOT_VERSION
 
     @property
@@ -287,6 +288,7 @@ class Snapshot:
                 }
                 for u in self.pending
             ],
+            "turns": {"queue": list(self.turns), "delayed": list(self.delayed)},
         }
 
     def to_json(self) -> bytes:
@@ -310,11 +312,23 @@ class Snapshot:
         log = GameLog.from_dict(d["log"], InvalidSnapshot, "snapshot.log")
         if version != SNAPSHOT_VERSION:
             # Unknown layout: only the log is read; the engine rebuilds from it.
-            return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version)
+            return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
         r.keys(
             d,
             "snapshot",
-            ("version", "log", "phase", "round", "vars", "actors", "winners", "players", "round_context", "pending"),
+            (
+                "version",
+                "log",
+                "phase",
+                "round",
+                "vars",
+                "actors",
+                "winners",
+                "players",
+                "round_context",
+                "pending",
+                "turns",
+            ),
         )
         actors_raw = r.obj(d["actors"], "snapshot.actors")
         if list(actors_raw) != sorted(actors_raw):
@@ -357,6 +371,8 @@ class Snapshot:
                     r.int_(u["round"], f"{w}.round"),
                 )
             )
+        turns = r.obj(d["turns"], "snapshot.turns")
+        r.keys(turns, "snapshot.turns", ("queue", "delayed"))
         return cls(
             log,
             r.str_(d["phase"], "snapshot.phase"),
@@ -368,6 +384,8 @@ class Snapshot:
             tuple(detours),
             r.smap(rc["vars"], "snapshot.round_context.vars"),
             tuple(pending),
+            r.strs(turns["queue"], "snapshot.turns.queue"),
+            r.strs(turns["delayed"], "snapshot.turns.delayed"),
             version,
         )
 

@@ -140,6 +140,9 @@ def _fn(obj: Any, method: str, what: str) -> Callable[..., Any]:
 class Rules:
     """A complete ruleset: configuration plus every extension point.
 
+    ``resolvers`` run when a phase ends; ``turn_resolvers`` (optional, for turn-ordered
+    phases) run when each turn ends, with that turn's submissions.
+
     ``name`` (lowercase, e.g. ``"werewolf"``) and ``version`` are recorded in snapshots
     and logs; restoring under a different name or version is refused.
     """
@@ -148,6 +151,7 @@ class Rules:
     name: str = field(kw_only=True)
     version: str = field(default="1", kw_only=True)
     resolvers: Mapping[PhaseType, ResolverLike] = field(default_factory=dict, kw_only=True)
+    turn_resolvers: Mapping[PhaseType, ResolverLike] = field(default_factory=dict, kw_only=True)
     victory: VictoryLike | None = field(default=None, kw_only=True)
     role_setup: Mapping[RoleType, RoleSetupLike] = field(default_factory=dict, kw_only=True)
     game_setup: GameSetupLike | None = field(default=None, kw_only=True)
@@ -165,7 +169,7 @@ class Rules:
             raise InvalidConfig(f"rules name {self.name!r} must be lowercase letters, digits, '-', '_' or '.'")
         if not isinstance(self.version, str) or not self.version:
             raise InvalidConfig("rules version must be a non-empty string")
-        for attr in ("resolvers", "role_setup", "role_info"):
+        for attr in ("resolvers", "turn_resolvers", "role_setup", "role_info"):
             value = getattr(self, attr)
             if not isinstance(value, Mapping):
                 raise InvalidConfig(f"Rules.{attr} must be a mapping")
@@ -203,6 +207,7 @@ class Bound:
         "role_setup",
         "speech",
         "teammates",
+        "turn_resolvers",
         "victory",
     )
 
@@ -210,6 +215,7 @@ class Bound:
         if not isinstance(rules, Rules):
             raise InvalidArgument("expected a Rules value")
         self.resolvers = {p: _fn(r, "resolve", f"resolver for {p}") for p, r in rules.resolvers.items()}
+        self.turn_resolvers = {p: _fn(r, "resolve", f"turn resolver for {p}") for p, r in rules.turn_resolvers.items()}
         self.victory = None if rules.victory is None else _fn(rules.victory, "check_victory", "victory")
         self.role_setup = {k: _fn(v, "setup", f"role setup for {k}") for k, v in rules.role_setup.items()}
         self.game_setup = None if rules.game_setup is None else _fn(rules.game_setup, "setup", "game setup")

@@ -25,12 +25,14 @@ class State:
         "_alive",
         "actors",
         "ancestry",
+        "delayed",
         "detours",
         "order",
         "phase",
         "players",
         "round",
         "round_vars",
+        "turns",
         "vars",
         "winners",
     )
@@ -46,6 +48,8 @@ class State:
         self.detours: list[Detour] = []
         self.actors: dict[PhaseType, tuple[str, ...]] = {}
         self.winners: tuple[Camp, ...] | None = None
+        self.turns: list[str] = []
+        self.delayed: tuple[str, ...] = ()
         self._alive: tuple[PlayerInfo, ...] | None = None
 
     def clone(self) -> State:
@@ -60,6 +64,8 @@ class State:
         c.detours = list(self.detours)
         c.actors = dict(self.actors)
         c.winners = self.winners
+        c.turns = list(self.turns)
+        c.delayed = self.delayed
         return c
 
     def seat(self, info: PlayerInfo) -> None:
@@ -193,6 +199,10 @@ class GameView:
     def round_context(self) -> RoundContext:
         s = self._s
         return RoundContext(tuple(s.detours), MappingProxyType(dict(sorted(s.round_vars.items()))))
+
+    def turn(self) -> str:
+        """Whose turn it is in a turn-ordered phase (``""``: nobody's, or not turn-ordered)."""
+        return self._s.turns[0] if self._s.turns else ""
 
     def actors(self, phase: PhaseType) -> tuple[str, ...] | None:
         """Players named to act in ``phase``, or ``None`` if nobody was named."""

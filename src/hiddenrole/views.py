@@ -69,6 +69,8 @@ class PlayerView(NamedTuple):
     allowed_skills: tuple[SkillType, ...]
     teammates: tuple[str, ...]
     role_info: Mapping[str, str]
+    turn: str = ""
+    """Whose turn it is in a turn-ordered phase (public), else ``""``."""
 
 
 class Detour(NamedTuple):
@@ -120,6 +122,8 @@ class Readiness(NamedTuple):
     pending: tuple[PendingAction, ...]
     optional: tuple[PendingAction, ...]
     acted: tuple[str, ...]
+    turn: str = ""
+    """Whose turn it is in a turn-ordered phase, else ``""``."""
 
 
 class RolePhaseInfo(NamedTuple):

@@ -33,6 +33,14 @@ __all__ = [
     "GAME_ENDED",
     "KERNEL_EVENTS",
     "INTERNAL_EVENTS",
+    "TURN_ENDED",
+    "TURN_DELAYED",
+    "TurnOrder",
+    "SIMULTANEOUS",
+    "SEQUENTIAL",
+    "INITIATIVE",
+    "FREE",
+    "MAX_MOVES_PER_TURN",
     "PhaseAction",
     "ADVANCE_ROUND",
     "CLEAR_ROUND_VARS",
@@ -71,6 +79,10 @@ PLAYER_ADDED: Final = "PLAYER_ADDED"
 PHASE_CHANGED: Final = "PHASE_CHANGED"
 GAME_STARTED: Final = "GAME_STARTED"
 GAME_ENDED: Final = "GAME_ENDED"
+TURN_ENDED: Final = "TURN_ENDED"
+"""Replay bookkeeping: the player at the head of the turn queue finished their turn."""
+TURN_DELAYED: Final = "TURN_DELAYED"
+"""Replay bookkeeping: the player at the head of the turn queue moved to its end."""
 
 KERNEL_EVENTS: Final = frozenset(
     {
@@ -83,6 +95,8 @@ KERNEL_EVENTS: Final = frozenset(
         PHASE_CHANGED,
         GAME_STARTED,
         GAME_ENDED,
+        TURN_ENDED,
+        TURN_DELAYED,
     }
 )
 """Every event type the kernel defines."""
@@ -97,6 +111,28 @@ class PhaseAction(StrEnum):
     ADVANCE_ROUND = "ADVANCE_ROUND"
     CLEAR_ROUND_VARS = "CLEAR_ROUND_VARS"
 
+
+class TurnOrder(StrEnum):
+    """How the actors of a phase take their moves.
+
+    SIMULTANEOUS: everyone submits, all is resolved when the phase ends (the default).
+    SEQUENTIAL: one actor at a time in seat (id) order. INITIATIVE: one at a time,
+    highest initiative first (read from a player variable), and a player may delay
+    their turn once. FREE: anyone, any time. In the last three, each turn (each move
+    in FREE) is resolved when it ends, so later actors see earlier results.
+    """
+
+    SIMULTANEOUS = "SIMULTANEOUS"
+    SEQUENTIAL = "SEQUENTIAL"
+    INITIATIVE = "INITIATIVE"
+    FREE = "FREE"
+
+
+SIMULTANEOUS: Final = TurnOrder.SIMULTANEOUS
+SEQUENTIAL: Final = TurnOrder.SEQUENTIAL
+INITIATIVE: Final = TurnOrder.INITIATIVE
+FREE: Final = TurnOrder.FREE
+MAX_MOVES_PER_TURN: Final = 100
 
 ADVANCE_ROUND: Final = PhaseAction.ADVANCE_ROUND
 CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
