@@ -158,6 +158,9 @@ class Config:
     def __post_init__(self) -> None:
         if not isinstance(self.phases, Mapping):
             raise InvalidArgument("Config.phases must be a mapping of phase name to PhaseConfig")
+        for key, value in self.phases.items():
+            if not isinstance(value, PhaseConfig):
+                raise InvalidPhase(f"phase {key!r}: expected a PhaseConfig, got {type(value).__name__}")
         frozen = MappingProxyType(dict(sorted(self.phases.items(), key=lambda kv: str(kv[0]))))
         object.__setattr__(self, "phases", frozen)
         if not isinstance(self.target_pools, Mapping):

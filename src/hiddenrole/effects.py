@@ -82,9 +82,11 @@ class VarScope(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> VarScope:
         """Inverse of ``str(scope)``."""
+        if not isinstance(text, str):
+            raise InvalidArgument(f"not a scope: {text!r}")
         base, sep, owner = text.partition(":")
         if base not in ("game", "round") or (sep and not owner):
-            raise ValueError(f"not a scope: {text!r}")
+            raise InvalidArgument(f"not a scope: {text!r}")
         return cls(base == "round", owner)
 
 

@@ -711,6 +711,7 @@ class Engine:
 
     def status(self) -> Status:
         with self._lock:
+            self._guard()
             s = self._state
             return Status(s.phase, s.round, s.phase == END, s.winners or ())
 
@@ -722,6 +723,7 @@ class Engine:
 
     def var(self, scope: VarScope, key: str) -> str:
         with self._lock:
+            self._guard()
             if not isinstance(scope, VarScope) or not isinstance(key, str):
                 raise InvalidArgument("var(scope, key) needs a VarScope and a str")
             return self._state.get_var(scope, key)
@@ -729,27 +731,33 @@ class Engine:
     def player_info(self, player_id: str) -> PlayerInfo:
         """God view of one player (raises :class:`PlayerNotFound`)."""
         with self._lock:
+            self._guard()
             return self._player(player_id)
 
     def player_ids(self) -> tuple[str, ...]:
         with self._lock:
+            self._guard()
             return tuple(self._state.order)
 
     def alive_player_ids(self) -> tuple[str, ...]:
         with self._lock:
+            self._guard()
             return tuple(p.id for p in self._state.alive_players())
 
     def round_context(self) -> RoundContext:
         with self._lock:
+            self._guard()
             return self._view.round_context()
 
     def pending_uses(self) -> tuple[SkillUse, ...]:
         """Submissions waiting for the end of this phase (god view)."""
         with self._lock:
+            self._guard()
             return tuple(self._pending)
 
     def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
         with self._lock:
+            self._guard()
             return self._allowed(self._player(player_id))
 
     def teammates(self, player_id: str) -> tuple[str, ...]:
@@ -808,6 +816,7 @@ class Engine:
     def readiness(self) -> Readiness:
         """Who still owes an action; advice only (ending the phase is never refused)."""
         with self._lock:
+            self._guard()
             s = self._state
             pending_uses = self._pending
             acted = tuple(sorted({u.player_id for u in pending_uses}))
@@ -933,11 +942,13 @@ class Engine:
     def log(self) -> GameLog:
         """The record of the game so far (immutable; safe to keep)."""
         with self._lock:
+            self._guard()
             return GameLog(self.rules.name, self.rules.version, tuple(self._log))
 
     def snapshot(self) -> Snapshot:
         """The log plus the board and the unresolved submissions."""
         with self._lock:
+            self._guard()
             s = self._state
             players = s.players
             return Snapshot(

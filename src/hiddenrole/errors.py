@@ -142,8 +142,11 @@ class InvalidLog(GameError):
     code = "INVALID_EFFECT_LOG"
 
 
-class InvalidArgument(GameError, TypeError):
-    """An argument of the wrong type (not a rules error: a programming error)."""
+class InvalidArgument(GameError, TypeError, ValueError):
+    """An argument of the wrong type or form (a programming error, not a rules error).
+
+    It is also a ``TypeError`` and a ``ValueError`` so that generic handlers catch it.
+    """
 
     code = "INVALID_ARGUMENT"
 

@@ -175,8 +175,8 @@ def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
     if scope is not None:
         try:
             kw["scope"] = VarScope.parse(scope)
-        except ValueError as exc:
-            r.fail(f"{where}.scope", str(exc))
+        except GameError as exc:
+            r.fail(f"{where}.scope", exc.message)
     return Effect(**kw)
 
 

@@ -165,7 +165,7 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):
             raise InvalidConfig("Rules.config must be a Config")
-        if not isinstance(self.name, str) or not _NAME.match(self.name):
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise InvalidConfig(f"rules name {self.name!r} must be lowercase letters, digits, '-', '_' or '.'")
         if not isinstance(self.version, str) or not self.version:
             raise InvalidConfig("rules version must be a non-empty string")
