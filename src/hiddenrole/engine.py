@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .config import Config, PhaseConfig, PhaseStep
-from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, VarScope, coerce_effects, frozen_map
+from .effects import EMPTY_MAP, REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, VarScope, coerce_effects, frozen_map
 from .errors import (
     BoardAlreadyDecided,
     GameAlreadyStarted,
@@ -337,9 +337,12 @@ class Engine:
             elif a is PhaseAction.CLEAR_ROUND_VARS and not detour_pending:
                 s.reset_round()
 
-    def _leave_phase(self) -> None:
+    def _leave_phase(self, keep_actors: bool = False) -> None:
+        """Forget who was named for the phase being left, unless its resolver named
+        players for the next visit; pop the detour that this phase paid off."""
         s = self._state
-        s.actors.pop(s.phase, None)
+        if not keep_actors:
+            s.actors.pop(s.phase, None)
         if s.detours and s.detours[0].phase == s.phase:
             s.detours.pop(0)
 
@@ -649,12 +652,14 @@ class Engine:
             backup = s.clone()
             phase = s.phase
             out: list[Effect] = []
+            named_before = s.actors.get(phase)
             try:
                 self._apply_batch(
                     self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
                 )
-                self._leave_phase()
-                s = self._state
+                # A list written by this very resolution names actors for the next visit.
+                keep = phase in s.actors and s.actors[phase] is not named_before
+                self._leave_phase(keep)
                 if s.detours:
                     nxt = s.detours[0].phase
                 else:
@@ -670,6 +675,9 @@ class Engine:
                 winners = None if s.detours else self._check_victory()
                 if winners is not None:
                     nxt = END
+                if nxt == END:
+                    keep = False
+                    s.actors.pop(phase, None)
                 self._transition(nxt)
             except BaseException:
                 self._restore_state(backup)
@@ -682,7 +690,7 @@ class Engine:
                 self._log.extend(out)
             else:
                 self._log.extend(out)
-                self._log.append(Effect(PHASE_CHANGED, phase=nxt))
+                self._log.append(Effect(PHASE_CHANGED, phase=nxt, data=_KEEP_ACTORS if keep else EMPTY_MAP))
             events = [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
         self._dispatch(events)
         return tuple(out)
@@ -1001,7 +1009,7 @@ class Engine:
             elif t == PHASE_CHANGED:
                 if not started or s.phase == END or e.phase not in self._tables:
                     raise InvalidLog(f"{where}: phase change to {e.phase!r} is impossible here")
-                self._leave_phase()
+                self._leave_phase(e.data.get(KEEP_ACTORS_KEY) == "1")
                 self._transition(e.phase)
             elif t in (TURN_ENDED, TURN_DELAYED):
                 if not s.turns or s.turns[0] != e.source:
@@ -1082,6 +1090,10 @@ class Engine:
         s.turns = list(snap.turns)
         s.delayed = tuple(snap.delayed)
         self._log = list(snap.log.effects)
+
+
+KEEP_ACTORS_KEY = "keep_actors"
+_KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 
 def _as_int(text: str) -> int:

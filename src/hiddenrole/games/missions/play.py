@@ -1,0 +1,428 @@
+"""Resolvers, victory and the information boundary of the missions ruleset.
+
+Everything here is a plain function of a read-only :class:`hiddenrole.GameView`, so
+each rule can be tested on a hand-made :class:`hiddenrole.Board`. The rule numbers
+(M1..M19) refer to the list in the package docstring.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import hiddenrole as hr
+
+from .boards import check_composition
+from .tables import HAMMER_AT, MISSIONS, WINS_NEEDED, fails_needed, mission_team_size
+from .vocab import (
+    APPROVE,
+    ASSASSIN,
+    ASSASSINATE,
+    ASSASSINATED,
+    ASSASSINATION,
+    EVENTS,
+    EVIL,
+    FAIL,
+    FAIL_REFUSED,
+    GOOD,
+    HAMMER,
+    LEADER,
+    MERLIN,
+    MINION,
+    MISSION,
+    MISSION_FAILED,
+    MISSION_SUCCEEDED,
+    MORDRED,
+    MORGANA,
+    NO_NOMINATION,
+    NOMINATE,
+    NOMINATED,
+    OBERON,
+    PERCIVAL,
+    PROPOSE_2,
+    PROPOSE_PHASES,
+    REJECT,
+    REVEAL,
+    ROLES,
+    SUCCESS,
+    TEAM_APPROVED,
+    TEAM_REJECTED,
+    TEAM_VOTE,
+    VAR_ASSASSINATION,
+    VAR_LEADER,
+    VAR_REJECTS,
+    VAR_RESULTS,
+    VAR_TEAM,
+    VOTED,
+    camp_of,
+)
+
+__all__ = [
+    "RULES_NAME",
+    "RULES_VERSION",
+    "PUBLIC_EVENTS",
+    "config",
+    "rules",
+    "resolve_reveal",
+    "resolve_nomination",
+    "resolve_team_vote",
+    "resolve_mission",
+    "resolve_assassination",
+    "check_victory",
+    "audience",
+    "teammates",
+    "merlin_info",
+    "percival_info",
+    "speech",
+    "setup_game",
+    "current_mission",
+    "scoreboard",
+]
+
+RULES_NAME = "missions"
+RULES_VERSION = "1"
+
+PUBLIC_EVENTS = (EVENTS - {FAIL_REFUSED}) | {hr.GAME_STARTED, hr.GAME_ENDED}
+"""Events every player sees (M18). A cancelled event goes to its source only."""
+
+KEY_EVIL = "evil"
+"""Merlin's role info: the evil players he sees, comma-separated (M2)."""
+KEY_MERLIN_OR_MORGANA = "merlin_or_morgana"
+"""Percival's role info: Merlin and Morgana, sorted, not told apart (M3)."""
+
+# ---------------------------------------------------------------- reading the board
+
+
+def _camp(p: hr.PlayerInfo) -> str:
+    """The seated camp; hand-made boards without one fall back to the role's camp."""
+    return p.vars.get(hr.VAR_CAMP) or camp_of(p.role)
+
+
+def _results(view: hr.GameView) -> str:
+    return view.var(hr.GAME, VAR_RESULTS)
+
+
+def current_mission(view: hr.GameView) -> int:
+    """The mission being played (1..5): one more than the missions finished."""
+    return len(_results(view)) + 1
+
+
+def _rejects(view: hr.GameView) -> int:
+    raw = view.var(hr.GAME, VAR_REJECTS)
+    return int(raw) if raw.isdigit() else 0
+
+
+def _team(view: hr.GameView) -> tuple[str, ...]:
+    return tuple(t for t in view.var(hr.ROUND, VAR_TEAM).split(",") if t)
+
+
+def _next_after(view: hr.GameView, leader: str) -> str:
+    """Leadership passes to the next seat in id order, wrapping around (M9)."""
+    ids = view.player_ids()
+    if leader not in ids:
+        return ids[0]
+    return ids[(ids.index(leader) + 1) % len(ids)]
+
+
+# ---------------------------------------------------------------- effect builders
+
+
+def _open_nomination(view: hr.GameView, mission: int, leader: str) -> list[hr.Effect]:
+    """Name ``leader`` in the nomination phase sized for ``mission`` and go there."""
+    phase = PROPOSE_PHASES[mission_team_size(len(view.player_ids()), mission)]
+    return [hr.set_actors(phase, leader), hr.goto_phase(phase)]
+
+
+def _pass_lead(view: hr.GameView, leader: str) -> tuple[str, list[hr.Effect]]:
+    nxt = _next_after(view, leader)
+    return nxt, [hr.set_var(hr.GAME, VAR_LEADER, nxt), hr.Effect(LEADER, target=nxt)]
+
+
+def _rejected(view: hr.GameView, event: hr.Effect) -> list[hr.Effect]:
+    """A team that will not go: count it (M10), end on the fifth, else pass the lead (M9)."""
+    n = _rejects(view) + 1
+    out = [event.with_data("rejects", str(n)), hr.set_var(hr.GAME, VAR_REJECTS, str(n))]
+    if n >= HAMMER_AT:
+        out.append(hr.Effect(HAMMER).with_data("rejects", str(n)))
+        return out
+    nxt, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
+    return out + lead + _open_nomination(view, current_mission(view), nxt)
+
+
+# ---------------------------------------------------------------- resolvers
+
+
+def resolve_reveal(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Night of eyes opening: nothing to resolve; the first seat leads mission 1 (M5)."""
+    leader = view.player_ids()[0]
+    return [
+        hr.set_var(hr.GAME, VAR_LEADER, leader),
+        hr.Effect(LEADER, target=leader),
+        *_open_nomination(view, 1, leader),
+    ]
+
+
+def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The leader's one submission carries the whole team (M6); none forfeits (M7)."""
+    leader = view.var(hr.GAME, VAR_LEADER)
+    mission = current_mission(view)
+    ids = view.player_ids()
+    size = mission_team_size(len(ids), mission)
+    pick = next((u for u in uses if u.player_id == leader and u.skill == NOMINATE), None)
+    # No team: the vote phase still follows, with nobody named to vote, and rejects the
+    # empty team there. Looping straight back to this phase would lose the next
+    # leader's naming, which the kernel consumes on leaving a phase.
+    forfeit = [hr.Effect(NO_NOMINATION, source=leader).with_data("mission", str(mission)), hr.set_actors(TEAM_VOTE)]
+    if pick is None:
+        return forfeit
+    team = ",".join(sorted(pick.targets))
+    event = hr.Effect(NOMINATED, source=leader).with_data("mission", str(mission)).with_data("team", team)
+    if len(set(pick.targets)) != size or len(pick.targets) != size or not set(pick.targets) <= set(ids):
+        # Only reachable when the kernel's step check was bypassed (hand-made boards).
+        return [event.cancel(f"a team for mission {mission} is {size} distinct players"), *forfeit]
+    return [event, hr.set_var(hr.ROUND, VAR_TEAM, team)]
+
+
+def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Public vote, first ballot per player; approved only by a strict majority (M8)."""
+    ids = set(view.player_ids())
+    ballots: dict[str, bool] = {}
+    for u in uses:
+        if u.player_id in ids and u.skill in (APPROVE, REJECT):
+            ballots.setdefault(u.player_id, u.skill == APPROVE)
+    out = [hr.Effect(VOTED, source=p).with_data("vote", "approve" if ballots[p] else "reject") for p in sorted(ballots)]
+    yes = sum(ballots.values())
+    no = len(ballots) - yes
+    team = _team(view)
+    go = bool(team) and yes > no
+    tally = hr.Effect(TEAM_APPROVED if go else TEAM_REJECTED).with_data("team", ",".join(team))
+    tally = tally.with_data("approvals", str(yes)).with_data("rejections", str(no))
+    if not go:
+        return out + _rejected(view, tally)
+    _, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
+    return [*out, tally, hr.set_var(hr.GAME, VAR_REJECTS, ""), hr.set_actors(MISSION, *team), *lead]
+
+
+def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Team members play one card each; only the count of fails is told (M11-M13)."""
+    team = _team(view)
+    cards: dict[str, str] = {}
+    for u in uses:
+        if u.player_id in team and u.skill in (SUCCESS, FAIL):
+            cards.setdefault(u.player_id, u.skill)
+    out: list[hr.Effect] = []
+    fails = 0
+    for pid in sorted(cards):
+        if cards[pid] != FAIL:
+            continue
+        p = view.player(pid)
+        if p is not None and _camp(p) == EVIL:
+            fails += 1
+        else:
+            out.append(hr.Effect(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
+    mission = current_mission(view)
+    need = fails_needed(len(view.player_ids()), mission)
+    failed = fails >= need
+    result = hr.Effect(MISSION_FAILED if failed else MISSION_SUCCEEDED).with_data("mission", str(mission))
+    out.append(
+        result.with_data("fails", str(fails)).with_data("fails_needed", str(need)).with_data("team", ",".join(team))
+    )
+    results = _results(view) + ("F" if failed else "S")
+    out.append(hr.set_var(hr.GAME, VAR_RESULTS, results))
+    if results.count("S") >= WINS_NEEDED:
+        assassin = _assassin(view)
+        if assassin:
+            out.append(hr.detour(assassin, ASSASSINATION))
+        return out
+    if results.count("F") >= WINS_NEEDED or mission >= MISSIONS:
+        return out
+    return out + _open_nomination(view, mission + 1, view.var(hr.GAME, VAR_LEADER))
+
+
+def _assassin(view: hr.GameView) -> str:
+    return next((p.id for p in view.all_players() if p.role == ASSASSIN), "")
+
+
+def resolve_assassination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The assassin names one other player; naming Merlin wins for evil (M16).
+
+    The public event carries no source: who the assassin is stays unsaid.
+    """
+    target = ""
+    for u in uses:
+        p = view.player(u.player_id)
+        if p is None or p.role != ASSASSIN or u.skill != ASSASSINATE or len(u.targets) != 1:
+            continue
+        if u.target != p.id and view.player(u.target) is not None:
+            target = u.target
+            break
+    victim = view.player(target) if target else None
+    hit = victim is not None and victim.role == MERLIN
+    return [
+        hr.Effect(ASSASSINATED, target=target).with_data("hit", "true" if hit else "false"),
+        hr.set_var(hr.GAME, VAR_ASSASSINATION, "hit" if hit else "miss"),
+    ]
+
+
+# ---------------------------------------------------------------- victory
+
+
+def check_victory(view: hr.GameView) -> tuple[str, ...] | None:
+    """Hammer, three fails, or three successes followed by the assassination (M10, M14-M16)."""
+    if _rejects(view) >= HAMMER_AT:
+        return (EVIL,)
+    results = _results(view)
+    if results.count("F") >= WINS_NEEDED:
+        return (EVIL,)
+    if results.count("S") < WINS_NEEDED:
+        return None
+    shot = view.var(hr.GAME, VAR_ASSASSINATION)
+    if shot == "hit":
+        return (EVIL,)
+    if shot == "miss" or not _assassin(view):
+        return (GOOD,)
+    return None
+
+
+# ---------------------------------------------------------------- information boundary
+
+
+def audience(event: hr.Event, view: hr.GameView) -> tuple[str, ...] | None:
+    """Cancelled events and refused fails reach their source only; the rest is public (M18)."""
+    if event.canceled or event.type == FAIL_REFUSED:
+        return (event.source,) if event.source else ()
+    if event.type in PUBLIC_EVENTS:
+        return view.player_ids()
+    return None
+
+
+def teammates(player_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """Evil players know each other, except Oberon, who knows and is known by none (M4)."""
+    me = view.player(player_id)
+    if me is None or me.role == OBERON or _camp(me) != EVIL:
+        return ()
+    return tuple(p.id for p in view.all_players() if p.id != player_id and _camp(p) == EVIL and p.role != OBERON)
+
+
+def merlin_info(player_id: str, view: hr.GameView) -> dict[str, str]:
+    """Merlin sees every evil player except Mordred; Oberon included (M2)."""
+    seen = [p.id for p in view.all_players() if _camp(p) == EVIL and p.role != MORDRED]
+    return {KEY_EVIL: ",".join(seen)}
+
+
+def percival_info(player_id: str, view: hr.GameView) -> dict[str, str]:
+    """Percival sees Merlin and Morgana as one sorted list, not which is which (M3)."""
+    seen = [p.id for p in view.all_players() if p.role in (MERLIN, MORGANA) and p.id != player_id]
+    return {KEY_MERLIN_OR_MORGANA: ",".join(seen)}
+
+
+def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """Table talk is open: everyone hears everyone, always (M18)."""
+    return view.player_ids()
+
+
+def setup_game(view: hr.GameView) -> list[hr.Effect]:
+    """Refuse to start an illegal table (M1, M19); the game itself needs no setup effects."""
+    check_composition([p.role for p in view.all_players()])
+    return []
+
+
+def _role_setup(player_id: str, role: str) -> dict[str, str]:
+    return {hr.VAR_CAMP: camp_of(role)}
+
+
+# ---------------------------------------------------------------- public summary
+
+
+def scoreboard(view: hr.GameView) -> dict[str, str]:
+    """The public state of the table, for hosts and consoles (never a secret in it).
+
+    Keys: ``mission``, ``results`` (``S``/``F`` per finished mission), ``successes``,
+    ``fails``, ``rejects``, ``leader``, ``team`` (current nomination), ``team_size`` and
+    ``fails_needed`` (of the current mission, when one is still to play).
+    """
+    results = _results(view)
+    mission = current_mission(view)
+    out = {
+        "mission": str(mission),
+        "results": results,
+        "successes": str(results.count("S")),
+        "fails": str(results.count("F")),
+        "rejects": str(_rejects(view)),
+        "leader": view.var(hr.GAME, VAR_LEADER),
+        "team": ",".join(_team(view)),
+    }
+    n = len(view.player_ids())
+    if mission <= MISSIONS and n in range(5, 11):
+        out["team_size"] = str(mission_team_size(n, mission))
+        out["fails_needed"] = str(fails_needed(n, mission))
+    return out
+
+
+# ---------------------------------------------------------------- assembly
+
+
+def _watch(*roles: str) -> tuple[hr.PhaseStep, ...]:
+    return tuple(hr.PhaseStep(r) for r in roles)
+
+
+def config() -> hr.Config:
+    """The phase graph (M5-M17); the same for every board, so one Rules serves all tables."""
+    vote = (
+        hr.PhaseStep("", APPROVE, required=True, multiple=True, group="vote"),
+        hr.PhaseStep("", REJECT, required=True, multiple=True, group="vote"),
+    )
+    card = (
+        hr.PhaseStep("", SUCCESS, required=True, multiple=True, group="card"),
+        hr.PhaseStep("", FAIL, required=True, multiple=True, group="card"),
+    )
+    phases: dict[str, hr.PhaseConfig] = {
+        # Who opens their eyes at night; watch-only steps, listed for a narrator.
+        REVEAL: hr.PhaseConfig(
+            steps=_watch(MERLIN, PERCIVAL, MINION, ASSASSIN, MORGANA, MORDRED),
+            next_phase=PROPOSE_2,
+            timeout=15,
+        ),
+        TEAM_VOTE: hr.PhaseConfig(steps=vote, next_phase=MISSION, timeout=30),
+        # The exit is always chosen by the resolver (next nomination, detour or end).
+        MISSION: hr.PhaseConfig(steps=card, next_phase=PROPOSE_2, timeout=30, on_exit=(hr.ADVANCE_ROUND,)),
+        ASSASSINATION: hr.PhaseConfig(
+            steps=(
+                hr.PhaseStep(
+                    ASSASSIN, ASSASSINATE, required=True, min_targets=1, max_targets=1, allow_self_target=False
+                ),
+            ),
+            next_phase=hr.END,
+            timeout=90,
+        ),
+    }
+    for size, phase in PROPOSE_PHASES.items():
+        step = hr.PhaseStep("", NOMINATE, required=True, min_targets=size, max_targets=size, distinct_targets=True)
+        phases[phase] = hr.PhaseConfig(steps=(step,), next_phase=TEAM_VOTE, timeout=60, on_enter=(hr.CLEAR_ROUND_VARS,))
+    return hr.Config(start_phase=REVEAL, phases=phases, default_timeout=30)
+
+
+@functools.cache
+def rules() -> hr.Rules:
+    """The missions ruleset (one immutable value; every table uses the same one)."""
+    resolvers: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView], list[hr.Effect]]] = {
+        REVEAL: resolve_reveal,
+        TEAM_VOTE: resolve_team_vote,
+        MISSION: resolve_mission,
+        ASSASSINATION: resolve_assassination,
+    }
+    for phase in PROPOSE_PHASES.values():
+        resolvers[phase] = resolve_nomination
+    return hr.Rules(
+        config(),
+        name=RULES_NAME,
+        version=RULES_VERSION,
+        resolvers=resolvers,
+        victory=check_victory,
+        role_setup={role: _role_setup for role in sorted(ROLES)},
+        game_setup=setup_game,
+        role_info={MERLIN: merlin_info, PERCIVAL: percival_info},
+        audience=audience,
+        teammates=teammates,
+        speech=speech,
+    )
