@@ -6,6 +6,7 @@ options and statistics) will replace these adapters.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -65,6 +66,40 @@ def _redblue_seat(setup: Setup, engine: hr.Engine) -> None:
         engine.add_player(f"p{i:02d}", role)
 
 
+def _missions_rules(setup: Setup) -> hr.Rules:
+    from hiddenrole.games import missions
+
+    return missions.rules()
+
+
+def _missions_seat(setup: Setup, engine: hr.Engine) -> None:
+    from hiddenrole.games import missions
+
+    variant = setup.options.get("variant", missions.AVALON)
+    roles = [r for r in setup.options.get("roles", "").split(",") if r]
+    for pid, role in missions.deal(missions.composition(variant, setup.players, roles), setup.seed):
+        engine.add_player(pid, role)
+
+
+def _missions_targets(view: hr.PlayerView, step: hr.PhaseStep, rng: random.Random) -> tuple[str, ...] | None:
+    from hiddenrole.games import missions
+
+    if step.skill != missions.NOMINATE:
+        return None
+    living = sorted(p.id for p in view.players if p.alive)
+    return tuple(rng.sample(living, missions.team_size(view)))
+
+
+def _missions_reveal(engine: hr.Engine) -> list[str]:
+    from hiddenrole.games import missions
+
+    board = missions.scoreboard(engine.view())
+    return [
+        f"missions: {board.get('results', '')} (rejections in a row: {board.get('rejects', '0')})",
+        *role_reveal(engine),
+    ]
+
+
 GAMES: dict[str, GameEntry] = {
     "redblue": GameEntry(
         "redblue",
@@ -72,6 +107,15 @@ GAMES: dict[str, GameEntry] = {
         4,
         _redblue_rules,
         _redblue_seat,
+    ),
+    "missions": GameEntry(
+        "missions",
+        "The Resistance / Avalon (options: variant=avalon|resistance, roles=percival,morgana,...)",
+        7,
+        _missions_rules,
+        _missions_seat,
+        _missions_targets,
+        _missions_reveal,
     ),
 }
 """Playable games by name (rules packages register here)."""
