@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from .errors import InvalidArgument
 from .vocab import (
+    BOOKKEEPING_EVENTS,
     DETOUR,
     GOTO_PHASE,
     INTERNAL_EVENTS,
@@ -251,13 +252,39 @@ def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
             continue
         if not isinstance(e, Effect):
             raise InvalidArgument(f"{who} returned {type(e).__name__}, not an Effect")
-        if not isinstance(e.type, str) or not e.type:
-            raise InvalidArgument(f"{who} returned an effect with an empty type")
-        if type(e.data) is not MappingProxyType or type(e.vars) is not MappingProxyType:
-            e = e._replace(data=frozen_map(e.data), vars=frozen_map(e.vars))
-        if not isinstance(e.scope, VarScope):
-            raise InvalidArgument(f"{who} returned an effect whose scope is not a VarScope")
-        if type(e.actors) is not tuple or type(e.winners) is not tuple:
-            e = e._replace(actors=tuple(e.actors), winners=tuple(e.winners))
-        out.append(e)
+        out.append(_checked(e, who))
     return out
+
+
+_STR_FIELDS = ("type", "source", "target", "reason", "phase", "key", "value", "role")
+
+
+def _checked(e: Effect, who: str) -> Effect:
+    """``e`` with every field of the right type, or :class:`InvalidArgument` naming the field.
+
+    A wrongly typed field would otherwise be applied, logged, and break every later snapshot.
+    """
+    for name in _STR_FIELDS:
+        if type(getattr(e, name)) is not str:
+            raise InvalidArgument(f"{who} returned an effect whose {name} is not a str: {getattr(e, name)!r}")
+    if not e.type:
+        raise InvalidArgument(f"{who} returned an effect with an empty type")
+    if e.type in BOOKKEEPING_EVENTS:
+        raise InvalidArgument(f"{who} returned {e.type}, which only the kernel may record")
+    if type(e.canceled) is not bool or type(e.alive) is not bool:
+        raise InvalidArgument(f"{who} returned an effect whose canceled/alive is not a bool")
+    scope = e.scope
+    if not isinstance(scope, VarScope) or type(scope.per_round) is not bool or type(scope.owner) is not str:
+        raise InvalidArgument(f"{who} returned an effect whose scope is not a VarScope")
+    for name in ("actors", "winners"):
+        seq = getattr(e, name)
+        if isinstance(seq, (str, bytes)) or not isinstance(seq, (tuple, list)):
+            raise InvalidArgument(f"{who} returned an effect whose {name} is not a sequence of str")
+        for item in seq:
+            if type(item) is not str:
+                raise InvalidArgument(f"{who} returned an effect whose {name} holds {item!r}")
+    if type(e.actors) is not tuple or type(e.winners) is not tuple:
+        e = e._replace(actors=tuple(e.actors), winners=tuple(e.winners))
+    if e.data is not EMPTY_MAP or e.vars is not EMPTY_MAP:
+        e = e._replace(data=frozen_map(e.data), vars=frozen_map(e.vars))
+    return e

@@ -10,7 +10,7 @@ the lock and must not call back: doing so raises :class:`ReentrantCall`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -20,7 +20,6 @@ from .errors import (
     BoardAlreadyDecided,
     GameAlreadyStarted,
     GameEnded,
-    GameError,
     GameNotStarted,
     InvalidArgument,
     InvalidBoard,
@@ -432,8 +431,8 @@ class Engine:
         got = self._call(fn, self._view)
         if got is None:
             return None
-        if isinstance(got, str):
-            raise InvalidArgument("victory checker returned a str; return an iterable of camps or None")
+        if isinstance(got, (str, bytes)) or not isinstance(got, Iterable):
+            raise InvalidArgument("victory checker must return None or an iterable of camps")
         camps = tuple(got)
         for c in camps:
             if not isinstance(c, str) or not c:
@@ -456,9 +455,9 @@ class Engine:
                 raise PlayerExists(f"player {player_id!r} is already seated")
             setup = self._b.role_setup.get(role)
             raw = {} if setup is None else self._call(setup, player_id, role)
-            if raw is not None and not isinstance(raw, dict):
-                raw = dict(raw)
-            initial = frozen_map({k: v for k, v in (raw or {}).items() if v})
+            if raw is not None and not isinstance(raw, Mapping):
+                raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
+            initial = frozen_map({k: v for k, v in (raw or {}).items() if v != ""})
             info = PlayerInfo(player_id, role, True, initial)
             self._state.seat(info)
             self._log.append(Effect(PLAYER_ADDED, target=player_id, role=role, vars=initial))
@@ -620,9 +619,9 @@ class Engine:
             bound = (
                 step.min_targets if step.max_targets == step.min_targets else f"{step.min_targets}..{step.max_targets}"
             )
-            raise SkillNotAllowed(f"{step.skill!r} takes {bound} targets, got {len(real)}")
+            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {len(real)}")
         if step.distinct_targets and len(set(real)) != len(real):
-            raise SkillNotAllowed(f"{step.skill!r} needs distinct targets")
+            raise InvalidTargets(f"{step.skill!r} needs distinct targets")
         if step.target_pool:
             pool = self._cfg.target_pools[step.target_pool]
             for t in real:
@@ -732,7 +731,12 @@ class Engine:
     def var(self, scope: VarScope, key: str) -> str:
         with self._lock:
             self._guard()
-            if not isinstance(scope, VarScope) or not isinstance(key, str):
+            if (
+                not isinstance(scope, VarScope)
+                or type(scope.owner) is not str
+                or type(scope.per_round) is not bool
+                or not isinstance(key, str)
+            ):
                 raise InvalidArgument("var(scope, key) needs a VarScope and a str")
             return self._state.get_var(scope, key)
 
@@ -777,9 +781,7 @@ class Engine:
         fn = self._b.teammates
         if fn is None:
             return ()
-        got = self._call(fn, player_id, self._view)
-        if not got:
-            return ()
+        got = _ids(self._call(fn, player_id, self._view), "teammates provider")
         players = self._state.players
         return tuple(sorted({i for i in got if i in players and i != player_id}))
 
@@ -884,6 +886,8 @@ class Engine:
                 event = event.to_event()
             if not isinstance(event, Event):
                 raise InvalidArgument("audience_of needs an Event")
+            if type(event.type) is not str or not event.type:
+                raise InvalidArgument(f"audience_of: event type must be a non-empty str, got {event.type!r}")
             if event.type in INTERNAL_EVENTS:
                 return ()
             fn = self._b.audience
@@ -892,7 +896,7 @@ class Engine:
             got = self._call(fn, event, self._view)
             if got is None:
                 return None
-            return tuple(sorted(set(got)))
+            return tuple(sorted(set(_ids(got, "audience provider"))))
 
     # ------------------------------------------------------------------ speech
 
@@ -908,9 +912,9 @@ class Engine:
             if not p.alive:
                 raise PlayerDead(f"{p.id!r} is eliminated and cannot speak")
             return tuple(q.id for q in self._state.alive_players())
-        got = self._call(fn, p.id, self._view)
+        got = _ids(self._call(fn, p.id, self._view), "speech provider")
         players = self._state.players
-        return tuple(sorted({i for i in (got or ()) if i in players}))
+        return tuple(sorted({i for i in got if i in players}))
 
     def send_message(self, sender_id: str, content: str) -> Message:
         """Deliver a chat line to the receivers the speech rule allows (not logged)."""
@@ -936,6 +940,7 @@ class Engine:
         if not callable(handler):
             raise InvalidArgument("handler must be callable")
         with self._lock:
+            self._guard()
             self._event_handlers.append(handler)
 
     def on_message(self, handler: MessageHandler) -> None:
@@ -943,6 +948,7 @@ class Engine:
         if not callable(handler):
             raise InvalidArgument("handler must be callable")
         with self._lock:
+            self._guard()
             self._message_handlers.append(handler)
 
     # ------------------------------------------------------------------ persistence
@@ -977,6 +983,8 @@ class Engine:
     @classmethod
     def replay(cls, rules: Rules, log: GameLog | bytes | str) -> Engine:
         """Rebuild a game from its log alone (the board at the start of the current phase)."""
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("replay needs a Rules value")
         glog = coerce_log(log)
         if glog.version != LOG_VERSION:
             raise InvalidLog(f"log version {glog.version} is not {LOG_VERSION}")
@@ -1038,6 +1046,8 @@ class Engine:
         it exactly, so a tampered snapshot is refused. A snapshot of an unknown version
         is rebuilt from its log (its pending submissions are lost).
         """
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("restore needs a Rules value")
         snap = coerce_snapshot(snapshot)
         _check_rules(rules, snap.rules_name, snap.rules_version)
         if snap.log.version != LOG_VERSION:
@@ -1055,16 +1065,33 @@ class Engine:
         else:
             eng = cls(rules)
             eng._load_board(snap)
-        for i, u in enumerate(snap.pending):
-            if u.phase != eng._state.phase or u.round != eng._state.round:
-                raise InvalidSnapshot(f"pending[{i}] belongs to another phase or round")
-            try:
-                eng.submit(u.player_id, u.skill, u.targets)
-            except GameError as exc:
-                raise InvalidSnapshot(f"pending[{i}] is not a valid submission: {exc}") from None
+        eng._load_pending(snap.pending)
         if verify and eng.snapshot() != snap:
             raise InvalidSnapshot("the saved board does not match its own log")
         return eng
+
+    def _load_pending(self, pending: Sequence[SkillUse]) -> None:
+        """Take back saved submissions, checking their shape only.
+
+        They were valid when made; a host ``apply`` since then (a death, new named
+        actors) may make them invalid now, and they are still part of the phase.
+        """
+        s = self._state
+        table = self._tables.get(s.phase)
+        for i, u in enumerate(pending):
+            if u.phase != s.phase or u.round != s.round:
+                raise InvalidSnapshot(f"pending[{i}] belongs to another phase or round")
+            p = s.players.get(u.player_id)
+            if p is None:
+                raise InvalidSnapshot(f"pending[{i}]: no player {u.player_id!r}")
+            step = table.find_step(p.role, u.skill) if table is not None and u.skill else None
+            if step is None:
+                raise InvalidSnapshot(f"pending[{i}]: {u.skill!r} is no skill of {p.role} in {s.phase}")
+            pool = self._cfg.target_pools.get(step.target_pool, ()) if step.target_pool else None
+            for t in u.targets:
+                if t and (t not in pool if pool is not None else t not in s.players):
+                    raise InvalidSnapshot(f"pending[{i}]: unknown target {t!r}")
+        self._pending = list(pending)
 
     def _load_board(self, snap: Snapshot) -> None:
         s = self._state
@@ -1094,6 +1121,15 @@ class Engine:
 
 KEEP_ACTORS_KEY = "keep_actors"
 _KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
+
+
+def _ids(got: Any, who: str) -> tuple[str, ...]:
+    """A provider's answer as player ids; a bare string is a bug, not a list of letters."""
+    if not got:
+        return ()
+    if isinstance(got, (str, bytes)):
+        raise InvalidArgument(f"{who} returned a string; return a sequence of player ids")
+    return tuple(got)
 
 
 def _as_int(text: str) -> int:

@@ -178,5 +178,7 @@ ERROR_CODES: dict[str, type[GameError]] = _all_codes()
 
 def error_for_code(code: str, message: str = "") -> GameError:
     """Rebuild a typed error from its code (e.g. one received over the wire)."""
+    if not isinstance(code, str) or not isinstance(message, str):
+        raise InvalidArgument(f"error_for_code needs str code and message, got {code!r}")
     cls = ERROR_CODES.get(code, GameError)
     return cls(message)

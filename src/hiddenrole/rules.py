@@ -180,6 +180,8 @@ class Rules:
         if isinstance(self.interceptors, (str, bytes)) or not isinstance(self.interceptors, Iterable):
             raise InvalidConfig("Rules.interceptors must be a sequence")
         object.__setattr__(self, "interceptors", tuple(self.interceptors))
+        if self.logger is not None and not isinstance(self.logger, logging.Logger):
+            raise InvalidConfig("Rules.logger must be a logging.Logger")
         for i, icpt in enumerate(self.interceptors):
             _fn(icpt, "intercept", f"interceptor #{i}")
         self.config.validate()

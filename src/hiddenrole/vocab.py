@@ -33,6 +33,7 @@ __all__ = [
     "GAME_ENDED",
     "KERNEL_EVENTS",
     "INTERNAL_EVENTS",
+    "BOOKKEEPING_EVENTS",
     "TURN_ENDED",
     "TURN_DELAYED",
     "TurnOrder",
@@ -102,6 +103,9 @@ KERNEL_EVENTS: Final = frozenset(
 """Every event type the kernel defines."""
 
 INTERNAL_EVENTS: Final = KERNEL_EVENTS - {GAME_STARTED, GAME_ENDED}
+
+BOOKKEEPING_EVENTS: Final = frozenset({PLAYER_ADDED, PHASE_CHANGED, GAME_STARTED, GAME_ENDED, TURN_ENDED, TURN_DELAYED})
+"""Log entries only the kernel writes; rules and hosts may not produce them (replay acts on them)."""
 """Kernel primitives: never published, never routed to any player (not configurable)."""
 
 

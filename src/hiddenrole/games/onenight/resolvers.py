@@ -1,0 +1,300 @@
+"""Resolvers: what each phase's submissions do to the cards, and who learns what.
+
+Every resolver is a pure function of the submissions and the board. Night actions
+act on the cards held *now* (the ``card`` variables), while who may act is decided by
+the card *dealt* (the kernel role). Only a player's first submission in a phase
+counts. Whatever a player sees is copied into their own ``learn.*`` variables at the
+moment of looking, so later swaps make that knowledge stale, as at a real table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import hiddenrole as hr
+
+from .vocab import (
+    CENTER_SLOTS,
+    DRINK,
+    DRUNK,
+    DRUNK_SWAP,
+    HUNTER,
+    HUNTER_HIT,
+    INSOMNIA,
+    INSOMNIAC,
+    LEARN_SELF,
+    LYNCHED,
+    MEDDLE,
+    MEDDLED,
+    NO_ONE_DIES,
+    PEEK,
+    PEEKED,
+    ROB,
+    ROBBED,
+    ROBBER,
+    SEER,
+    SEER_CENTER,
+    SEER_LOOK,
+    SEER_PLAYER,
+    TROUBLEMAKER,
+    VAR_CARD,
+    VAR_VOTE_SETTLED,
+    VOTE,
+    VOTED,
+    WEREWOLF,
+    center_key,
+    learn_center_key,
+    learn_player_key,
+)
+
+__all__ = [
+    "DEFAULT_DRUNK_SLOT",
+    "dealt",
+    "held_card",
+    "center_card",
+    "first_uses",
+    "resolve_werewolf",
+    "resolve_nothing",
+    "resolve_seer",
+    "resolve_robber",
+    "resolve_troublemaker",
+    "resolve_drunk",
+    "resolve_insomniac",
+    "resolve_vote",
+]
+
+DEFAULT_DRUNK_SLOT = CENTER_SLOTS[0]
+"""The centre card a drunk who made no choice ends up with: the swap is compulsory."""
+
+_Slot = tuple[str, str]  # ("player", id) or ("center", slot)
+
+
+def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
+    """Seated players dealt ``role`` (the kernel role), sorted; the centre is not counted."""
+    return tuple(p.id for p in view.all_players() if p.role == role)
+
+
+def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
+    """The card ``player_id`` holds now (god view)."""
+    return view.var(hr.GAME.of(player_id), VAR_CARD)
+
+
+def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
+    """The card now in centre slot ``slot`` (god view)."""
+    return view.var(hr.GAME, center_key(slot))
+
+
+def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
+    """Each player's first submission among ``skills``; later ones are ignored."""
+    wanted = frozenset(skills)
+    out: dict[str, hr.SkillUse] = {}
+    for u in uses:
+        if u.skill in wanted and u.player_id not in out:
+            out[u.player_id] = u
+    return out
+
+
+class _Cards:
+    """Cards read from the board, swapped locally, written back once in a fixed order.
+
+    Swapping locally lets several actions in one phase see each other's result even
+    though the board only changes when the phase's effects are applied.
+    """
+
+    __slots__ = ("_changed", "_view")
+
+    def __init__(self, view: hr.GameView) -> None:
+        self._view = view
+        self._changed: dict[_Slot, hr.RoleType] = {}
+
+    def get(self, slot: _Slot) -> hr.RoleType:
+        got = self._changed.get(slot)
+        if got is not None:
+            return got
+        kind, name = slot
+        return held_card(self._view, name) if kind == "player" else center_card(self._view, name)
+
+    def swap(self, a: _Slot, b: _Slot) -> None:
+        ca, cb = self.get(a), self.get(b)
+        self._changed[a] = cb
+        self._changed[b] = ca
+
+    def effects(self) -> list[hr.Effect]:
+        out: list[hr.Effect] = []
+        for (kind, name), card in sorted(self._changed.items()):
+            if kind == "player":
+                out.append(hr.set_var(hr.GAME.of(name), VAR_CARD, card))
+            else:
+                out.append(hr.set_var(hr.GAME, center_key(name), card))
+        return out
+
+
+def _player(name: str) -> _Slot:
+    return ("player", name)
+
+
+def _center(slot: str) -> _Slot:
+    return ("center", slot)
+
+
+def _is_other_player(view: hr.GameView, actor: str, target: str) -> bool:
+    return target != actor and view.player(target) is not None
+
+
+def _learn(player_id: str, key: str, card: hr.RoleType) -> hr.Effect:
+    return hr.set_var(hr.GAME.of(player_id), key, card)
+
+
+def resolve_nothing(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Watch-only phases (minion, mason) and the day: nothing to resolve."""
+    return []
+
+
+def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """A lone werewolf (exactly one dealt to a player) may look at one centre card."""
+    wolves = dealt(view, WEREWOLF)
+    if len(wolves) != 1:
+        return []
+    wolf = wolves[0]
+    use = first_uses(uses, (PEEK,)).get(wolf)
+    if use is None or len(use.targets) != 1 or use.target not in CENTER_SLOTS:
+        return []
+    slot = use.target
+    card = center_card(view, slot)
+    return [
+        hr.Effect(PEEKED, source=wolf).with_data("center", slot).with_data("card", card),
+        _learn(wolf, learn_center_key(slot), card),
+    ]
+
+
+def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The seer looks at one other player's card or at two different centre cards."""
+    firsts = first_uses(uses, (SEER_PLAYER, SEER_CENTER))
+    out: list[hr.Effect] = []
+    for seer in dealt(view, SEER):
+        use = firsts.get(seer)
+        if use is None:
+            continue
+        if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
+            card = held_card(view, use.target)
+            out.append(hr.Effect(SEER_LOOK, source=seer, target=use.target).with_data("card", card))
+            out.append(_learn(seer, learn_player_key(use.target), card))
+        elif (
+            use.skill == SEER_CENTER
+            and len(use.targets) == 2
+            and len(set(use.targets)) == 2
+            and all(t in CENTER_SLOTS for t in use.targets)
+        ):
+            look = hr.Effect(SEER_LOOK, source=seer)
+            learned = []
+            for slot in sorted(use.targets):
+                card = center_card(view, slot)
+                look = look.with_data(center_key(slot), card)
+                learned.append(_learn(seer, learn_center_key(slot), card))
+            out.append(look)
+            out.extend(learned)
+    return out
+
+
+def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The robber swaps cards with another player and looks at the card they now hold.
+
+    The robber also knows the victim now holds the card the robber gave away.
+    """
+    firsts = first_uses(uses, (ROB,))
+    cards = _Cards(view)
+    out: list[hr.Effect] = []
+    for robber in dealt(view, ROBBER):
+        use = firsts.get(robber)
+        if use is None or len(use.targets) != 1 or not _is_other_player(view, robber, use.target):
+            continue
+        victim = use.target
+        given = cards.get(_player(robber))
+        cards.swap(_player(robber), _player(victim))
+        got = cards.get(_player(robber))
+        out.append(hr.Effect(ROBBED, source=robber, target=victim).with_data("card", got))
+        out.append(_learn(robber, LEARN_SELF, got))
+        out.append(_learn(robber, learn_player_key(victim), given))
+    return out + cards.effects()
+
+
+def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The troublemaker swaps two other players' cards; nobody looks, nobody is told."""
+    firsts = first_uses(uses, (MEDDLE,))
+    cards = _Cards(view)
+    out: list[hr.Effect] = []
+    for tm in dealt(view, TROUBLEMAKER):
+        use = firsts.get(tm)
+        if use is None or len(use.targets) != 2:
+            continue
+        a, b = use.targets
+        if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
+            continue
+        cards.swap(_player(a), _player(b))
+        out.append(hr.Effect(MEDDLED, source=tm, target=a).with_data("with", b))
+    return out + cards.effects()
+
+
+def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """The drunk swaps their card with a centre card without looking at it.
+
+    The swap is compulsory: a drunk who chose nothing (or nothing valid) takes
+    :data:`DEFAULT_DRUNK_SLOT`, as a moderator would hand them a card.
+    """
+    firsts = first_uses(uses, (DRINK,))
+    cards = _Cards(view)
+    out: list[hr.Effect] = []
+    for drunk in dealt(view, DRUNK):
+        use = firsts.get(drunk)
+        chosen = use is not None and len(use.targets) == 1 and use.target in CENTER_SLOTS
+        slot = use.target if use is not None and chosen else DEFAULT_DRUNK_SLOT
+        cards.swap(_player(drunk), _center(slot))
+        swap = hr.Effect(DRUNK_SWAP, source=drunk).with_data("center", slot)
+        out.append(swap if chosen else swap.with_data("default", "1"))
+    return out + cards.effects()
+
+
+def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Every dealt insomniac wakes last and sees the card they hold now."""
+    out: list[hr.Effect] = []
+    for pid in dealt(view, INSOMNIAC):
+        card = held_card(view, pid)
+        out.append(hr.Effect(INSOMNIA, source=pid).with_data("card", card))
+        out.append(_learn(pid, LEARN_SELF, card))
+    return out
+
+
+def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Count the votes; decide who dies; a dying hunter takes their own vote target along.
+
+    Each player's first vote for another living player counts. If nobody received more
+    than one vote, nobody dies; otherwise everyone tied at the most votes dies. A
+    player holding the hunter card who dies this way kills the player they voted for
+    (one level only: a player shot by the hunter shoots nobody).
+    """
+    votes: dict[str, str] = {}
+    for voter, use in first_uses(uses, (VOTE,)).items():
+        target = view.player(use.target) if len(use.targets) == 1 else None
+        if target is not None and target.id != voter and target.alive:
+            votes[voter] = target.id
+    out: list[hr.Effect] = [hr.Effect(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
+    tally = Counter(votes.values())
+    top = max(tally.values(), default=0)
+    dead: list[str] = []
+    if top <= 1:
+        out.append(hr.Effect(NO_ONE_DIES).with_data("votes", str(top)))
+    else:
+        dead = sorted(p for p, n in tally.items() if n == top)
+        for p in dead:
+            out.append(hr.Effect(LYNCHED, target=p).with_data("votes", str(top)))
+            out.append(hr.set_alive(p, False))
+    killed = set(dead)
+    for p in dead:
+        shot = votes.get(p, "")
+        if held_card(view, p) == HUNTER and shot and shot not in killed:
+            killed.add(shot)
+            out.append(hr.Effect(HUNTER_HIT, source=p, target=shot))
+            out.append(hr.set_alive(shot, False))
+    out.append(hr.set_var(hr.GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT))
+    return out

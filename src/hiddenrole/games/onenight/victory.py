@@ -1,0 +1,55 @@
+"""Who wins: decided once, after the vote, from the cards held at the end.
+
+Every camp is judged on its own, so several can win together (tanner and village)
+and none may win at all (no werewolf among the players, yet somebody died). The
+kernel's multi-winner result carries the answer as a tuple of camps.
+"""
+
+from __future__ import annotations
+
+import hiddenrole as hr
+
+from .resolvers import held_card
+from .vocab import MINION, TANNER, TANNER_CAMP, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
+
+__all__ = ["decide", "check_victory", "check_victory_with_minion_clause"]
+
+
+def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, ...] | None:
+    """The winning camps once the vote is settled, ``None`` before.
+
+    * village wins if a werewolf-card holder died, or if no player holds a werewolf
+      card and nobody died;
+    * the tanner wins if the tanner-card holder died;
+    * the wolves (werewolves and minion) win if a player holds a werewolf card, no
+      werewolf-card holder died and the tanner-card holder did not die;
+    * with ``minion_clause``, when no player holds a werewolf card, the wolves also win
+      if someone other than a minion-card holder died (a minion must be a player).
+    """
+    if view.var(hr.GAME, VAR_VOTE_SETTLED) != hr.VAR_PRESENT:
+        return None
+    held = {p.id: held_card(view, p.id) for p in view.all_players()}
+    dead = [p.id for p in view.all_players() if not p.alive]
+    wolf_in_play = WEREWOLF in held.values()
+    wolf_died = any(held[p] == WEREWOLF for p in dead)
+    tanner_died = any(held[p] == TANNER for p in dead)
+    winners: list[hr.Camp] = []
+    if wolf_died or (not wolf_in_play and not dead):
+        winners.append(VILLAGE)
+    if tanner_died:
+        winners.append(TANNER_CAMP)
+    if wolf_in_play and not wolf_died and not tanner_died:
+        winners.append(WOLF)
+    if minion_clause and not wolf_in_play and MINION in held.values() and any(held[p] != MINION for p in dead):
+        winners.append(WOLF)
+    return tuple(sorted(set(winners)))
+
+
+def check_victory(view: hr.GameView) -> tuple[hr.Camp, ...] | None:
+    """The rulebook's victory rules (without the minion clause)."""
+    return decide(view)
+
+
+def check_victory_with_minion_clause(view: hr.GameView) -> tuple[hr.Camp, ...] | None:
+    """As :func:`check_victory`, plus: with no werewolf in play, the minion wins if another player died."""
+    return decide(view, minion_clause=True)

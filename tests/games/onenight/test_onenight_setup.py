@@ -1,0 +1,121 @@
+"""O1-O2: decks and dealing; the entry points the console and benchmarks use."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import hiddenrole as hr
+from hiddenrole.games import onenight as on
+
+SIX = (
+    on.WEREWOLF,
+    on.WEREWOLF,
+    on.SEER,
+    on.ROBBER,
+    on.TROUBLEMAKER,
+    on.DRUNK,
+    on.INSOMNIAC,
+    on.HUNTER,
+    on.TANNER,
+)
+
+
+def test_o01_deck_must_hold_players_plus_three_known_cards_within_the_box() -> None:
+    assert on.validate_deck(list(SIX), 6) == SIX
+    with pytest.raises(hr.InvalidBoard, match="9 cards"):
+        on.validate_deck(SIX[:-1], 6)
+    with pytest.raises(hr.InvalidBoard, match="9 cards"):
+        on.validate_deck((*SIX, on.VILLAGER), 6)
+    with pytest.raises(hr.InvalidBoard, match="at least 3 players"):
+        on.validate_deck(SIX[:5], 2)
+    with pytest.raises(hr.InvalidRole, match="DOPPELGANGER"):
+        on.validate_deck((*SIX[:-1], "ON_DOPPELGANGER"), 6)
+    with pytest.raises(hr.InvalidRole):
+        on.validate_deck((*SIX[:-1], "WEREWOLF"), 6)  # another ruleset's value
+    with pytest.raises(hr.InvalidBoard, match="3 copies of ON_WEREWOLF"):
+        on.validate_deck((on.WEREWOLF, *SIX[:-1]), 6)
+    with pytest.raises(hr.InvalidArgument):
+        on.validate_deck("ON_SEER", 3)
+    with pytest.raises(hr.InvalidArgument):
+        on.validate_deck(SIX, "6")  # type: ignore[arg-type]
+    with pytest.raises(hr.InvalidArgument):
+        on.validate_deck(SIX, True)
+
+
+def test_o01_rules_and_start_check_the_table_too() -> None:
+    with pytest.raises(hr.InvalidBoard, match="exactly 3"):
+        on.rules((on.VILLAGER, on.VILLAGER))
+    with pytest.raises(hr.InvalidRole):
+        on.rules((on.VILLAGER, on.VILLAGER, "VILLAGER"))
+    # Too few seats: start refuses and leaves the engine untouched.
+    engine = hr.Engine(on.rules((on.VILLAGER, on.VILLAGER, on.VILLAGER)))
+    engine.add_player("p0", on.SEER)
+    engine.add_player("p1", on.WEREWOLF)
+    with pytest.raises(hr.InvalidBoard, match="at least 3"):
+        engine.start()
+    assert engine.status().phase == hr.START
+    # Seats plus centre beyond the box (four villagers).
+    engine.add_player("p2", on.VILLAGER)
+    with pytest.raises(hr.InvalidBoard, match="ON_VILLAGER"):
+        engine.start()
+    assert engine.status().phase == hr.START
+    # An unknown role seated by hand.
+    engine = hr.Engine(on.rules((on.SEER, on.ROBBER, on.DRUNK)))
+    for pid, role in (("p0", on.VILLAGER), ("p1", on.WEREWOLF), ("p2", "ON_WITCH")):
+        engine.add_player(pid, role)
+    with pytest.raises(hr.InvalidRole):
+        engine.start()
+    assert engine.status().phase == hr.START and engine.log().effects[-1].type != hr.GAME_STARTED
+
+
+def test_o02_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
+    d = on.deal(SIX, 6, 42)
+    assert d.player_ids == ("p0", "p1", "p2", "p3", "p4", "p5")
+    cards = sorted(SIX)
+    random.Random(42).shuffle(cards)
+    assert tuple(role for _, role in d.seats) == tuple(cards[:6])
+    assert d.center == tuple(cards[6:])
+    assert Counter([*(r for _, r in d.seats), *d.center]) == Counter(SIX)
+    # The order the caller lists the deck in does not matter; the seed does.
+    assert on.deal(tuple(reversed(SIX)), 6, 42) == d
+    assert len({on.deal(SIX, 6, seed) for seed in range(20)}) > 10
+    with pytest.raises(hr.InvalidArgument):
+        on.deal(SIX, 6, "42")  # type: ignore[arg-type]
+    with pytest.raises(hr.InvalidBoard):
+        on.deal(SIX, 5, 1)
+
+
+def test_o02_default_decks_are_valid_for_three_to_ten_players() -> None:
+    for n in range(3, 11):
+        deck = on.default_deck(n)
+        assert on.validate_deck(deck, n) == deck
+        assert deck.count(on.WEREWOLF) == 2
+    with pytest.raises(hr.InvalidBoard):
+        on.default_deck(11)
+    with pytest.raises(hr.InvalidBoard):
+        on.default_deck(2)
+
+
+def test_entry_points_build_a_ready_game() -> None:
+    engine = on.new_engine(SIX, 6, 7)
+    d = on.deal(SIX, 6, 7)
+    assert engine.status() == hr.Status(on.NIGHT_WEREWOLF, 1, False, ())
+    assert engine.rules.name == "onenight" and engine.rules.version == on.VERSION
+    table = on.current_cards(engine)
+    assert table.held == d.seats and table.center == d.center
+    assert tuple((p, engine.player_info(p).role) for p in engine.player_ids()) == d.seats
+    unstarted = on.new_engine(SIX, 6, 7, start=False)
+    assert unstarted.status().phase == hr.START
+    assert on.rules_for(SIX, 6, 7).config is on.CONFIG
+    assert on.new_engine(SIX, 6, 7, minion_clause=True).rules.version == on.VERSION_MINION_CLAUSE
+
+
+def test_vocabulary_is_prefixed_and_distinct() -> None:
+    values = [*on.ROLES, *on.PHASES, *on.SKILLS, *on.EVENTS, on.CENTER_POOL]
+    assert all(v.startswith("ON_") for v in values)
+    assert len(set(on.ROLES) | set(on.PHASES) | set(on.EVENTS)) == len(on.ROLES) + len(on.PHASES) + len(on.EVENTS)
+    assert set(on.DISPLAY_NAMES) == set(on.ROLES) == set(on.BOX_COPIES)
+    assert {on.camp_of(r) for r in on.ROLES} == set(on.CAMPS)

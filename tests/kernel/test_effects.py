@@ -1,0 +1,465 @@
+"""Effects, scopes and the single write point.
+
+Effects are immutable values; only five kernel primitives change a board, and they
+change it through one function shared by the engine, replay and the test Board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hiddenrole as hr
+
+from .conftest import board_of, game, phase, step
+
+PLAYERS = {"p1": "red", "p2": "blue", "p3": "red"}
+
+
+def one_phase_config() -> hr.Config:
+    """A single phase that loops, for tests that only need a running engine."""
+    return hr.Config(
+        "MAIN",
+        {
+            "MAIN": phase(
+                step("", "ACT"),
+                next_phase="MAIN",
+                on_enter=(hr.CLEAR_ROUND_VARS,),
+                on_exit=(hr.ADVANCE_ROUND,),
+            ),
+            "OTHER": phase(next_phase="MAIN"),
+        },
+    )
+
+
+def running() -> hr.Engine:
+    engine, _ = game(one_phase_config(), PLAYERS)
+    return engine
+
+
+def board() -> hr.Board:
+    return hr.Board(tuple(hr.seat(pid, role) for pid, role in sorted(PLAYERS.items())), phase="MAIN")
+
+
+# ---------------------------------------------------------------- constructors
+
+
+def test_set_alive_builds_a_targeted_primitive() -> None:
+    e = hr.set_alive("p1", False)
+    assert (e.type, e.target, e.alive, e.canceled) == (hr.SET_ALIVE, "p1", False, False)
+    assert hr.set_alive("p1", True).alive is True
+
+
+def test_set_var_targets_the_scope_owner() -> None:
+    e = hr.set_var(hr.GAME.of("p2"), "k", "v")
+    assert (e.type, e.target, e.scope, e.key, e.value) == (hr.SET_VAR, "p2", hr.GAME.of("p2"), "k", "v")
+    assert hr.set_var(hr.ROUND, "k", "v").target == ""
+
+
+def test_set_actors_stores_ids_sorted_and_unique() -> None:
+    e = hr.set_actors("MAIN", "p3", "p1", "p3")
+    assert (e.type, e.phase, e.actors) == (hr.SET_ACTORS, "MAIN", ("p1", "p3"))
+    assert hr.set_actors("MAIN").actors == ()
+
+
+def test_detour_and_goto_carry_their_phase() -> None:
+    d = hr.detour("p1", "OTHER")
+    assert (d.type, d.source, d.phase) == (hr.DETOUR, "p1", "OTHER")
+    g = hr.goto_phase("OTHER")
+    assert (g.type, g.phase, g.source, g.target) == (hr.GOTO_PHASE, "OTHER", "", "")
+
+
+def test_rule_event_is_a_plain_effect() -> None:
+    e = hr.Effect("KILL", "wolf1", "p2")
+    assert (e.type, e.source, e.target, dict(e.data), e.canceled, e.reason) == ("KILL", "wolf1", "p2", {}, False, "")
+
+
+@pytest.mark.parametrize(
+    "build",
+    [  # deliberately ill-typed calls
+        lambda: hr.set_var("game", "k", "v"),  # type: ignore[arg-type]
+        lambda: hr.set_var(hr.GAME, "", "v"),
+        lambda: hr.set_var(hr.GAME, 1, "v"),  # type: ignore[arg-type]
+        lambda: hr.set_var(hr.GAME, "k", 1),  # type: ignore[arg-type]
+        lambda: hr.set_var(hr.GAME, "k", None),  # type: ignore[arg-type]
+        lambda: hr.set_actors("MAIN", "p1", 2),  # type: ignore[arg-type]
+        lambda: hr.Effect("X").with_data("k", 1),  # type: ignore[arg-type]
+        lambda: hr.Effect("X").with_data(1, "v"),  # type: ignore[arg-type]
+    ],
+)
+def test_constructors_reject_bad_types(build: Any) -> None:
+    with pytest.raises(hr.InvalidArgument):
+        build()
+
+
+# ---------------------------------------------------------------- with_data, cancel, immutability
+
+
+def test_with_data_returns_a_new_effect_and_chains() -> None:
+    base = hr.Effect("SEEN", "p1", "p2")
+    e = base.with_data("b", "2").with_data("a", "1").with_data("b", "3")
+    assert dict(e.data) == {"a": "1", "b": "3"}
+    assert list(e.data) == ["a", "b"]  # sorted, whatever the insertion order
+    assert dict(base.data) == {}
+
+
+def test_effect_data_is_read_only() -> None:
+    e = hr.Effect("SEEN").with_data("a", "1")
+    with pytest.raises(TypeError):
+        e.data["a"] = "2"  # type: ignore[index]
+
+
+def test_cancel_returns_a_vetoed_copy() -> None:
+    e = hr.set_alive("p1", False)
+    c = e.cancel("protected")
+    assert (c.canceled, c.reason) == (True, "protected")
+    assert (e.canceled, e.reason) == (False, "")
+    assert c._replace(canceled=False, reason="") == e
+
+
+def test_effects_are_immutable() -> None:
+    e = hr.set_alive("p1", False)
+    with pytest.raises(AttributeError):
+        e.alive = True  # type: ignore[misc]
+    assert e == hr.set_alive("p1", False)
+
+
+# ---------------------------------------------------------------- inspectors
+
+
+def test_sets_alive_reads_only_live_set_alive_effects() -> None:
+    assert hr.set_alive("p1", False).sets_alive() is False
+    assert hr.set_alive("p1", True).sets_alive() is True
+    assert hr.set_alive("p1", False).cancel("no").sets_alive() is None
+    assert hr.set_var(hr.GAME, "k", "v").sets_alive() is None
+    assert hr.Effect("KILL", target="p1").sets_alive() is None
+
+
+def test_sets_var_reads_only_live_set_var_effects() -> None:
+    scope = hr.ROUND.of("p1")
+    assert hr.set_var(scope, "k", "v").sets_var() == (scope, "k", "v")
+    assert hr.set_var(hr.GAME, "k", "").sets_var() == (hr.GAME, "k", "")
+    assert hr.set_var(scope, "k", "v").cancel("no").sets_var() is None
+    assert hr.set_alive("p1", False).sets_var() is None
+
+
+# ---------------------------------------------------------------- to_event
+
+
+def test_to_event_keeps_header_and_copies_data() -> None:
+    e = hr.Effect("SEEN", "p1", "p2").with_data("what", "wolf").cancel("blind")
+    ev = e.to_event()
+    assert ev == hr.Event("SEEN", "p1", "p2", ev.data, True, "blind")
+    assert dict(ev.data) == {"what": "wolf"}
+
+
+@pytest.mark.parametrize(
+    ("effect", "flat"),
+    [
+        (hr.set_alive("p1", True), {"alive": "true"}),
+        (hr.set_alive("p1", False), {}),
+        (hr.set_var(hr.ROUND.of("p1"), "k", "v"), {"scope": "round:p1", "var_key": "k", "value": "v"}),
+        (hr.set_var(hr.GAME, "k", ""), {"scope": "game", "var_key": "k", "value": ""}),
+        (hr.set_actors("MAIN", "p2", "p1"), {"phase": "MAIN", "actors": "p1,p2"}),
+        (hr.detour("p1", "OTHER"), {"phase": "OTHER"}),
+        (hr.goto_phase("OTHER"), {"phase": "OTHER"}),
+        (hr.Effect(hr.PLAYER_ADDED, target="p1", role="red"), {"role": "red"}),
+        (hr.Effect(hr.GAME_ENDED, winners=("blue", "red")), {"winners": "blue,red"}),
+        (hr.Effect(hr.GAME_STARTED, phase="MAIN"), {"phase": "MAIN"}),
+    ],
+)
+def test_to_event_flattens_the_kernel_payload(effect: hr.Effect, flat: dict[str, str]) -> None:
+    ev = effect.to_event()
+    assert dict(ev.data) == flat
+    assert (ev.type, ev.source, ev.target) == (effect.type, effect.source, effect.target)
+
+
+def test_to_event_merges_rule_data_with_the_payload() -> None:
+    ev = hr.goto_phase("OTHER").with_data("why", "tie").to_event()
+    assert dict(ev.data) == {"phase": "OTHER", "why": "tie"}
+    assert list(ev.data) == sorted(ev.data)
+
+
+# ---------------------------------------------------------------- VarScope
+
+
+@pytest.mark.parametrize(
+    ("scope", "text", "per_round", "owner"),
+    [
+        (hr.GAME, "game", False, ""),
+        (hr.ROUND, "round", True, ""),
+        (hr.GAME.of("p1"), "game:p1", False, "p1"),
+        (hr.ROUND.of("p1"), "round:p1", True, "p1"),
+    ],
+)
+def test_var_scope_two_by_two_table(scope: hr.VarScope, text: str, per_round: bool, owner: str) -> None:
+    assert str(scope) == text
+    assert hr.VarScope.parse(text) == scope
+    assert (scope.per_round, scope.owner) == (per_round, owner)
+
+
+def test_var_scope_of_keeps_the_lifetime_and_replaces_the_owner() -> None:
+    assert hr.ROUND.of("p1").of("p2") == hr.VarScope(True, "p2")
+    assert hr.GAME.of("p1").of("") == hr.GAME
+
+
+@pytest.mark.parametrize("text", ["", "forever", "game:", "Game", "round:", None, 3])
+def test_var_scope_parse_rejects_other_text_with_a_typed_error(text: object) -> None:
+    with pytest.raises(hr.InvalidArgument):
+        hr.VarScope.parse(text)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the four cells in a running game
+
+
+def read_cell(engine: hr.Engine, scope: hr.VarScope, key: str) -> str:
+    """Read a cell through the structure that holds it, not through ``engine.var``."""
+    if scope.owner:
+        p = engine.player_info(scope.owner)
+        return (p.round_vars if scope.per_round else p.vars).get(key, "")
+    if scope.per_round:
+        return engine.round_context().vars.get(key, "")
+    return engine.snapshot().vars.get(key, "")
+
+
+CELLS = [hr.GAME, hr.ROUND, hr.GAME.of("p2"), hr.ROUND.of("p2")]
+
+
+@pytest.mark.parametrize("scope", CELLS, ids=str)
+def test_set_var_writes_exactly_one_cell(scope: hr.VarScope) -> None:
+    engine = running()
+    engine.apply(hr.set_var(scope, "k", "v"))
+    for other in [*CELLS, hr.GAME.of("p1"), hr.ROUND.of("p3")]:
+        expected = "v" if other == scope else ""
+        assert engine.var(other, "k") == expected
+        assert read_cell(engine, other, "k") == expected
+
+
+@pytest.mark.parametrize("scope", CELLS, ids=str)
+def test_empty_value_deletes_in_every_cell(scope: hr.VarScope) -> None:
+    engine = running()
+    engine.apply(hr.set_var(scope, "k", "v"), hr.set_var(scope, "keep", "1"))
+    engine.apply(hr.set_var(scope, "k", ""))
+    assert engine.var(scope, "k") == ""
+    assert engine.var(scope, "keep") == "1"
+    if scope.owner:
+        p = engine.player_info(scope.owner)
+        assert "k" not in (p.round_vars if scope.per_round else p.vars)
+    elif scope.per_round:
+        assert "k" not in engine.round_context().vars
+    else:
+        assert "k" not in engine.snapshot().vars
+
+
+@pytest.mark.parametrize("scope", [hr.GAME.of("ghost"), hr.ROUND.of("ghost")], ids=str)
+def test_write_to_a_missing_owner_is_ignored(scope: hr.VarScope) -> None:
+    engine = running()
+    before = engine.snapshot()
+    engine.apply(hr.set_var(scope, "k", "v"))
+    after = engine.snapshot()
+    assert engine.var(scope, "k") == ""
+    assert "ghost" not in engine.player_ids()
+    assert (after.players, after.vars, after.round_vars) == (before.players, before.vars, before.round_vars)
+
+
+def test_round_cells_are_cleared_by_the_round_reset_and_game_cells_survive() -> None:
+    engine = running()
+    engine.apply(*(hr.set_var(scope, "k", "v") for scope in CELLS))
+    engine.end_phase()  # MAIN -> MAIN: exit advances the round, entry clears round state
+    assert [engine.var(scope, "k") for scope in CELLS] == ["v", "", "v", ""]
+
+
+# ---------------------------------------------------------------- inert effects
+
+
+INERT = [
+    hr.Effect("KILL", "p1", "p2"),
+    hr.Effect("KILL", target="p2").with_data("alive", "false"),
+    hr.Effect("REVIVE", target="p3"),
+    hr.Effect("SET_CAMP", target="p2", scope=hr.GAME.of("p2"), key="camp", value="x"),
+    hr.Effect("SET_ALIVE_LATER", target="p2", alive=False),
+    hr.Effect("DETOUR_NOTICE", source="p2", phase="OTHER", actors=("p1",)),
+]
+
+
+@pytest.mark.parametrize("effect", INERT, ids=lambda e: e.type)
+def test_non_primitive_effects_change_nothing_on_a_board(effect: hr.Effect) -> None:
+    b = board()
+    assert b.apply([effect]) == b
+
+
+@pytest.mark.parametrize("effect", INERT, ids=lambda e: e.type)
+def test_non_primitive_effects_change_nothing_in_an_engine(effect: hr.Effect) -> None:
+    engine = running()
+    before = board_of(engine)
+    assert engine.apply(effect) == (effect,)
+    assert board_of(engine) == before
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        hr.Effect(hr.GAME_STARTED, phase="OTHER"),
+        hr.Effect(hr.GAME_ENDED, winners=("red",)),
+        hr.Effect(hr.PHASE_CHANGED, phase="OTHER"),
+        hr.Effect(hr.PLAYER_ADDED, target="p9", role="red"),
+        hr.Effect(hr.TURN_ENDED, source="p1"),
+    ],
+    ids=lambda e: e.type,
+)
+def test_bookkeeping_effects_change_no_board(effect: hr.Effect) -> None:
+    # Bookkeeping types are written by the engine itself; a board either refuses
+    # them or ignores them, but never acts on them.
+    b = board()
+    try:
+        after = b.apply([effect])
+    except hr.InvalidArgument:
+        return
+    assert after == b
+
+
+def test_a_lone_kill_kills_nobody() -> None:
+    engine = running()
+    engine.apply(hr.Effect("KILL", "p1", "p2"))
+    assert engine.player_info("p2").alive
+    engine.apply(hr.Effect("KILL", "p1", "p2"), hr.set_alive("p2", False))
+    assert not engine.player_info("p2").alive
+
+
+def test_goto_phase_applied_by_the_host_changes_no_state() -> None:
+    engine = running()
+    before = board_of(engine)
+    engine.apply(hr.goto_phase("OTHER"))
+    assert engine.status() == hr.Status("MAIN", 1, False, ())
+    assert board_of(engine) == before
+
+
+CANCELLED = [
+    hr.set_alive("p1", False),
+    hr.set_var(hr.GAME, "k", "v"),
+    hr.set_var(hr.ROUND, "k", "v"),
+    hr.set_var(hr.GAME.of("p1"), "k", "v"),
+    hr.set_var(hr.ROUND.of("p1"), "k", "v"),
+    hr.set_actors("MAIN", "p1"),
+    hr.set_actors("MAIN"),
+    hr.detour("p1", "OTHER"),
+]
+
+
+@pytest.mark.parametrize("effect", CANCELLED, ids=lambda e: f"{e.type}-{e.scope}")
+def test_cancelled_primitives_change_nothing(effect: hr.Effect) -> None:
+    engine = running()
+    before = board_of(engine)
+    engine.apply(effect.cancel("vetoed"))
+    assert board_of(engine) == before
+    b = board()
+    assert b.apply([effect.cancel("vetoed")]) == b
+    engine.apply(effect)  # the same effect, live, does change the board
+    assert board_of(engine) != before
+
+
+def test_set_alive_on_a_missing_player_is_ignored() -> None:
+    engine = running()
+    before = board_of(engine)
+    engine.apply(hr.set_alive("ghost", False))
+    assert board_of(engine) == before
+
+
+def test_set_alive_can_revive() -> None:
+    engine = running()
+    engine.apply(hr.set_alive("p1", False))
+    engine.apply(hr.set_alive("p1", True))
+    assert engine.player_info("p1").alive
+
+
+def test_set_actors_drops_unknown_ids() -> None:
+    b = board().apply([hr.set_actors("MAIN", "ghost", "p2")])
+    assert b.actors["MAIN"] == ("p2",)
+    assert b.view().actors("MAIN") == ("p2",)
+
+
+# ---------------------------------------------------------------- Board, seat, mark
+
+
+def test_seat_builds_a_player_record() -> None:
+    p = hr.seat("p1", "red", False, {"camp": "reds"})
+    assert (p.id, p.role, p.alive, dict(p.vars), dict(p.round_vars)) == ("p1", "red", False, {"camp": "reds"}, {})
+    assert hr.seat("p1", "red").alive is True
+
+
+def test_mark_sets_round_markers_to_present() -> None:
+    p = hr.mark(hr.seat("p1", "red"), "protected", "checked")
+    assert dict(p.round_vars) == {"checked": hr.VAR_PRESENT, "protected": hr.VAR_PRESENT}
+    assert hr.VAR_PRESENT == "1"
+
+
+def test_board_starts_at_round_one_and_reads_its_cells() -> None:
+    b = hr.Board(
+        (hr.mark(hr.seat("p1", "red", vars={"camp": "r"}), "m"),),
+        round=0,
+        phase="MAIN",
+        vars={"g": "1"},
+        round_vars={"r": "2"},
+    )
+    assert b.round == 1
+    assert (b.var(hr.GAME, "g"), b.var(hr.ROUND, "r")) == ("1", "2")
+    assert (b.var(hr.GAME.of("p1"), "camp"), b.var(hr.ROUND.of("p1"), "m")) == ("r", "1")
+    assert b.player("p1") is not None and b.player("nobody") is None
+    view = b.view()
+    assert (view.phase, view.round, view.player_ids()) == ("MAIN", 1, ("p1",))
+
+
+def test_board_apply_returns_a_new_board_and_keeps_the_old() -> None:
+    b = board()
+    after = b.apply([hr.set_alive("p1", False), hr.set_var(hr.GAME, "k", "v")])
+    assert b.player("p1") == hr.seat("p1", "red")
+    assert after.player("p1") == hr.seat("p1", "red", False)
+    assert (b.var(hr.GAME, "k"), after.var(hr.GAME, "k")) == ("", "v")
+
+
+def test_board_view_answers_in_phase_through_ancestry() -> None:
+    view = hr.Board((), phase="GUARD", ancestry=("NIGHT",)).view()
+    assert view.in_phase("GUARD") and view.in_phase("NIGHT") and not view.in_phase("DAY")
+
+
+def test_board_apply_rejects_non_effects() -> None:
+    with pytest.raises(hr.InvalidArgument):
+        board().apply(["SET_ALIVE"])  # type: ignore[list-item]
+
+
+# Random batches of effects: the Board and the engine must agree, because both
+# go through the same write point.
+PIDS = ["p1", "p2", "p3", "ghost"]
+effect_strategy = st.one_of(
+    st.builds(hr.set_alive, st.sampled_from(PIDS), st.booleans()),
+    st.builds(
+        hr.set_var,
+        st.sampled_from([hr.GAME, hr.ROUND]).flatmap(
+            lambda s: st.sampled_from([s, *(s.of(p) for p in PIDS)]),
+        ),
+        st.sampled_from(["a", "b"]),
+        st.sampled_from(["", "x", "y"]),
+    ),
+    st.builds(lambda ids: hr.set_actors("MAIN", *ids), st.lists(st.sampled_from(PIDS), max_size=3)),
+    st.builds(lambda t: hr.Effect("KILL", target=t), st.sampled_from(PIDS)),
+)
+batch_strategy = st.lists(
+    st.tuples(effect_strategy, st.booleans()).map(lambda ec: ec[0].cancel("no") if ec[1] else ec[0]),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batch_strategy)
+def test_board_apply_and_engine_apply_share_one_write_point(batch: list[hr.Effect]) -> None:
+    engine = running()
+    engine.apply(*batch)
+    after = board().apply(batch)
+    snap = engine.snapshot()
+    assert snap.players == after.players
+    assert dict(snap.vars) == dict(after.vars)
+    assert dict(snap.round_vars) == dict(after.round_vars)
+    assert {k: tuple(v) for k, v in snap.actors.items()} == dict(after.actors)
