@@ -100,6 +100,34 @@ def _missions_reveal(engine: hr.Engine) -> list[str]:
     ]
 
 
+def _onenight_deck(setup: Setup) -> tuple[str, ...]:
+    from hiddenrole.games import onenight
+
+    raw = [c.strip().upper() for c in setup.options.get("deck", "").split(",") if c.strip()]
+    if not raw:
+        return onenight.default_deck(setup.players)
+    return tuple(c if c.startswith("ON_") else f"ON_{c}" for c in raw)
+
+
+def _onenight_rules(setup: Setup) -> hr.Rules:
+    from hiddenrole.games import onenight
+
+    return onenight.rules_for(_onenight_deck(setup), setup.players, setup.seed)
+
+
+def _onenight_seat(setup: Setup, engine: hr.Engine) -> None:
+    from hiddenrole.games import onenight
+
+    for pid, role in onenight.deal(_onenight_deck(setup), setup.players, setup.seed).seats:
+        engine.add_player(pid, role)
+
+
+def _onenight_reveal(engine: hr.Engine) -> list[str]:
+    from hiddenrole.games import onenight
+
+    return onenight.reveal_lines(engine)
+
+
 GAMES: dict[str, GameEntry] = {
     "redblue": GameEntry(
         "redblue",
@@ -116,6 +144,15 @@ GAMES: dict[str, GameEntry] = {
         _missions_seat,
         _missions_targets,
         _missions_reveal,
+    ),
+    "onenight": GameEntry(
+        "onenight",
+        "One Night Ultimate Werewolf (option: deck=werewolf,werewolf,seer,... players + 3 cards)",
+        6,
+        _onenight_rules,
+        _onenight_seat,
+        None,
+        _onenight_reveal,
     ),
 }
 """Playable games by name (rules packages register here)."""
