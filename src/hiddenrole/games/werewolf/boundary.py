@@ -1,0 +1,145 @@
+"""Who may know what: event audiences, wolf teammates, speech, private role info.
+
+What is public mirrors a moderated table: deaths (the dawn list, never its causes
+unless a disclosure switch says so), eliminations with their ballots, tied votes,
+gunshots, the start and the end. Each actor alone learns the outcome of their own
+action (a protection, a potion, a check, a skipped last action), and so does every
+cancelled action. The wolves, as one actor, learn their night vote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import hiddenrole as hr
+
+from .resolution import night_kill_target
+from .vocab import (
+    ACTOR,
+    CHECK,
+    DAWN,
+    DAY,
+    ELIMINATE,
+    EVIL,
+    INFO_ANTIDOTE,
+    INFO_CAN_SHOOT,
+    INFO_KILL_TARGET,
+    INFO_POISON,
+    KILL,
+    NIGHT_WOLF,
+    PACK,
+    POISON,
+    PROTECT,
+    PUBLIC,
+    SAVE,
+    SHOOT,
+    SKIP,
+    VAR_ANTIDOTE,
+    VAR_CAMP,
+    VAR_DEATH_CAUSE,
+    VAR_GUN,
+    VAR_POISON,
+    VOTE_TIED,
+)
+
+__all__ = [
+    "CORE_EVENTS",
+    "Audience",
+    "gun_info",
+    "speech",
+    "teammates",
+    "witch_info",
+]
+
+CORE_EVENTS: Mapping[str, str] = {
+    hr.GAME_STARTED: PUBLIC,
+    hr.GAME_ENDED: PUBLIC,
+    DAWN: PUBLIC,
+    ELIMINATE: PUBLIC,
+    VOTE_TIED: PUBLIC,
+    SHOOT: PUBLIC,
+    KILL: PACK,
+    PROTECT: ACTOR,
+    SAVE: ACTOR,
+    POISON: ACTOR,
+    CHECK: ACTOR,
+    SKIP: ACTOR,
+}
+"""Audience class of every event the core emits."""
+
+
+def _pack(view: hr.GameView) -> tuple[str, ...]:
+    return tuple(p.id for p in view.all_players() if p.vars.get(VAR_CAMP) == EVIL)
+
+
+class Audience:
+    """Routes events by class; a cancelled event reaches only its actor.
+
+    Types not in the table answer ``None`` (unknown), so a host notices an extension
+    that forgot to declare its events instead of silently leaking or dropping them.
+    """
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Mapping[str, str]) -> None:
+        self._table = dict(table)
+
+    def audience(self, event: hr.Event, view: hr.GameView) -> tuple[str, ...] | None:
+        cls = self._table.get(event.type)
+        if cls == PACK:
+            return _pack(view)
+        if event.canceled:
+            return (event.source,) if event.source else ()
+        if cls == PUBLIC:
+            return view.player_ids()
+        if cls == ACTOR:
+            return (event.source,) if event.source else ()
+        return None
+
+
+def teammates(player_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """The evil camp knows itself (dead members included); nobody else knows anyone."""
+    me = view.player(player_id)
+    if me is None or me.vars.get(VAR_CAMP) != EVIL:
+        return ()
+    return tuple(i for i in _pack(view) if i != player_id)
+
+
+def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """Wolves whisper during the wolves' phase, the living talk by day, the dead never."""
+    me = view.player(sender_id)
+    if me is None or not me.alive:
+        return ()
+    if view.phase == DAY:
+        return tuple(p.id for p in view.alive_players())
+    if view.phase == NIGHT_WOLF and me.vars.get(VAR_CAMP) == EVIL:
+        return tuple(p.id for p in view.alive_players() if p.vars.get(VAR_CAMP) == EVIL)
+    return ()
+
+
+def witch_info(player_id: str, view: hr.GameView) -> dict[str, str]:
+    """The witch's potions, and tonight's victim while she is alive and can still heal."""
+    me = view.player(player_id)
+    if me is None:
+        return {}
+    out: dict[str, str] = {}
+    if me.vars.get(VAR_ANTIDOTE):
+        out[INFO_ANTIDOTE] = hr.VAR_PRESENT
+    if me.vars.get(VAR_POISON):
+        out[INFO_POISON] = hr.VAR_PRESENT
+    victim = night_kill_target(view)
+    if me.alive and INFO_ANTIDOTE in out and victim:
+        out[INFO_KILL_TARGET] = victim
+    return out
+
+
+def gun_info(player_id: str, view: hr.GameView) -> dict[str, str]:
+    """Whether an armed player's gun would fire: always while alive, after death it depends."""
+    me = view.player(player_id)
+    if me is None:
+        return {}
+    gun = me.vars.get(VAR_GUN, "")
+    if not gun:
+        return {}
+    works = me.alive or me.vars.get(VAR_DEATH_CAUSE, "") in gun.split(",")
+    return {INFO_CAN_SHOOT: "yes" if works else "no"}

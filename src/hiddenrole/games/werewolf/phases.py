@@ -1,0 +1,128 @@
+"""The phase cycle: night (guard, wolves, witch, seer, dawn), then day (talk, vote).
+
+The graph never depends on who holds which card. Phases of dead roles still happen
+(the moderator still calls them), and every death, whatever the role, is followed by
+a last-action phase for the dead player, so nobody learns a role from the rhythm of
+the game. Only the roles' own steps are derived from the role list (who joins the
+night kill, who has a gun), which is public: every table knows its card set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+import hiddenrole as hr
+
+from .roles import RoleSpec
+from .vocab import (
+    ANTIDOTE,
+    CHECK,
+    DAY,
+    DAY_LAST_ACTION,
+    DAYTIME,
+    GUARD,
+    KILL,
+    MODERATOR,
+    NIGHT,
+    NIGHT_GUARD,
+    NIGHT_LAST_ACTION,
+    NIGHT_RESOLVE,
+    NIGHT_SEER,
+    NIGHT_WITCH,
+    NIGHT_WOLF,
+    POISON,
+    PROTECT,
+    SEER,
+    SHOOT,
+    SKIP,
+    VOTE,
+    WITCH,
+)
+
+__all__ = ["ANNOUNCEMENTS", "TIMEOUTS", "DEFAULT_TIMEOUT", "build_config", "announcement"]
+
+DEFAULT_TIMEOUT: Final = 30.0
+
+TIMEOUTS: Final[Mapping[str, float]] = {
+    NIGHT_GUARD: 15.0,
+    NIGHT_WOLF: 30.0,
+    NIGHT_WITCH: 15.0,
+    NIGHT_SEER: 15.0,
+    NIGHT_RESOLVE: 15.0,
+    NIGHT_LAST_ACTION: 15.0,
+    DAY: 60.0,
+    VOTE: 30.0,
+    DAY_LAST_ACTION: 15.0,
+}
+"""Advisory seconds per phase, for hosts (the engine never times anything)."""
+
+ANNOUNCEMENTS: Final[Mapping[str, str]] = {
+    NIGHT_GUARD: "Night falls, everyone close your eyes. Guard, open your eyes and choose whom to protect.",
+    NIGHT_WOLF: "Guard, close your eyes. Werewolves, open your eyes and agree on a victim.",
+    NIGHT_WITCH: "Werewolves, close your eyes. Witch, open your eyes: will you use a potion?",
+    NIGHT_SEER: "Witch, close your eyes. Seer, open your eyes and choose whom to check.",
+    NIGHT_RESOLVE: "Seer, close your eyes. Dawn breaks; here is who died in the night.",
+    NIGHT_LAST_ACTION: "The named dead player may use a last action.",
+    DAY: "Discuss. The living may speak; the dead stay silent.",
+    VOTE: "Vote for the player to eliminate.",
+    DAY_LAST_ACTION: "The named dead player may use a last action.",
+}
+"""What the moderator says as each phase begins (the SYSTEM/ANNOUNCE step)."""
+
+
+def announcement(phase: str) -> str:
+    """The moderator's line for ``phase``, ``""`` for phases without one."""
+    return ANNOUNCEMENTS.get(phase, "")
+
+
+def _announce() -> hr.PhaseStep:
+    return hr.PhaseStep(MODERATOR, hr.ANNOUNCE)
+
+
+def _one(role: str, skill: str, *, required: bool = False, multiple: bool = False, group: str = "") -> hr.PhaseStep:
+    """A step whose skill takes exactly one living player as target."""
+    return hr.PhaseStep(role, skill, required, multiple, group, min_targets=1, max_targets=1)
+
+
+def _last_action_steps(roles: Sequence[RoleSpec]) -> tuple[hr.PhaseStep, ...]:
+    """Every role may close its last action; armed roles may shoot instead.
+
+    Each role's alternatives form one required group, so readiness asks exactly one
+    answer of every dead player, hunter or not.
+    """
+    steps = [_announce()]
+    for spec in roles:
+        group = f"last.{spec.role}"
+        if spec.gun:
+            steps.append(_one(spec.role, SHOOT, required=True, group=group))
+        steps.append(hr.PhaseStep(spec.role, SKIP, required=True, group=group, max_targets=0))
+    return tuple(steps)
+
+
+def build_config(roles: Sequence[RoleSpec]) -> hr.Config:
+    """The phase graph for a game whose card set is drawn from ``roles``."""
+    pack = tuple(_one(r.role, KILL, required=True, multiple=True) for r in roles if r.pack)
+    last = _last_action_steps(roles)
+
+    def leaf(phase: str, steps: tuple[hr.PhaseStep, ...], nxt: str, parent: str) -> hr.PhaseConfig:
+        return hr.PhaseConfig(steps=(_announce(), *steps), next_phase=nxt, timeout=TIMEOUTS[phase], parent=parent)
+
+    phases = {
+        NIGHT: hr.PhaseConfig(on_enter=(hr.CLEAR_ROUND_VARS,)),
+        NIGHT_GUARD: leaf(NIGHT_GUARD, (_one(GUARD, PROTECT),), NIGHT_WOLF, NIGHT),
+        NIGHT_WOLF: leaf(NIGHT_WOLF, pack, NIGHT_WITCH, NIGHT),
+        NIGHT_WITCH: leaf(NIGHT_WITCH, (_one(WITCH, ANTIDOTE), _one(WITCH, POISON)), NIGHT_SEER, NIGHT),
+        NIGHT_SEER: leaf(NIGHT_SEER, (_one(SEER, CHECK),), NIGHT_RESOLVE, NIGHT),
+        NIGHT_RESOLVE: leaf(NIGHT_RESOLVE, (), DAY, NIGHT),
+        NIGHT_LAST_ACTION: hr.PhaseConfig(
+            steps=last, next_phase=DAY, timeout=TIMEOUTS[NIGHT_LAST_ACTION], parent=NIGHT
+        ),
+        DAYTIME: hr.PhaseConfig(on_exit=(hr.ADVANCE_ROUND,)),
+        DAY: leaf(DAY, (), VOTE, DAYTIME),
+        VOTE: leaf(VOTE, (_one("", VOTE, required=True, multiple=True),), NIGHT_GUARD, DAYTIME),
+        DAY_LAST_ACTION: hr.PhaseConfig(
+            steps=last, next_phase=NIGHT_GUARD, timeout=TIMEOUTS[DAY_LAST_ACTION], parent=DAYTIME
+        ),
+    }
+    return hr.Config(start_phase=NIGHT_GUARD, phases=phases, default_timeout=DEFAULT_TIMEOUT)

@@ -1,0 +1,418 @@
+"""One resolver per phase. Each is a pure function of the submissions and the board.
+
+Every resolver takes ``(uses, view, switches)``; :func:`resolvers` binds the switches.
+All state lives in variables (keys in :mod:`.vocab`), so a resolver never remembers
+anything between calls and a snapshot or a replayed log restores a game exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+
+import hiddenrole as hr
+
+from .switches import Switches
+from .vocab import (
+    ANTIDOTE,
+    CHECK,
+    DAWN,
+    DAY,
+    DAY_LAST_ACTION,
+    ELIMINATE,
+    EVIL,
+    KILL,
+    NIGHT_GUARD,
+    NIGHT_LAST_ACTION,
+    NIGHT_RESOLVE,
+    NIGHT_SEER,
+    NIGHT_WITCH,
+    NIGHT_WOLF,
+    POISON,
+    PROTECT,
+    SAVE,
+    SHOOT,
+    SKIP,
+    VAR_ANTIDOTE,
+    VAR_CAMP,
+    VAR_DEATH_CAUSE,
+    VAR_GUARD_LAST_ROUND,
+    VAR_GUARD_LAST_TARGET,
+    VAR_GUN,
+    VAR_KILL_TARGET,
+    VAR_NO_VOTE,
+    VAR_POISON,
+    VAR_POISONED,
+    VAR_PROTECTED,
+    VAR_SAVED,
+    VOTE,
+    VOTE_TIED,
+)
+
+__all__ = [
+    "Resolve",
+    "death",
+    "first_uses",
+    "night_kill_target",
+    "resolve_guard",
+    "resolve_wolves",
+    "resolve_witch",
+    "resolve_seer",
+    "resolve_night",
+    "resolve_last_action",
+    "resolve_day",
+    "resolve_vote",
+    "resolvers",
+    "BOTH_POTIONS",
+    "GUN_JAMMED",
+    "NOT_VICTIM",
+    "NO_ANTIDOTE",
+    "NO_GUN",
+    "NO_KILL",
+    "NO_POISON",
+    "NO_TARGET",
+    "NO_VOTES",
+    "REPEAT_PROTECT",
+    "SELF_POISON",
+    "SELF_PROTECT",
+    "SELF_SAVE",
+    "STILL_ALIVE",
+    "TARGET_GONE",
+    "WOLVES_TIED",
+]
+
+Resolve = Callable[[Sequence[hr.SkillUse], hr.GameView], list[hr.Effect]]
+
+# Cancel reasons, kept as constants so tests and hosts can match them.
+SELF_PROTECT = "the guard may not protect himself"
+REPEAT_PROTECT = "the guard may not protect the same player two nights running"
+NO_TARGET = "no target"
+WOLVES_TIED = "the wolves' vote is tied"
+NO_VOTES = "nobody voted"
+BOTH_POTIONS = "only one potion per night"
+NO_ANTIDOTE = "the antidote is used up"
+NO_POISON = "the poison is used up"
+SELF_SAVE = "the witch may not save herself"
+SELF_POISON = "the witch may not poison herself"
+NO_KILL = "nobody was killed tonight"
+NOT_VICTIM = "only tonight's victim can be saved"
+NO_GUN = "this player cannot shoot"
+GUN_JAMMED = "no shot after this death"
+STILL_ALIVE = "only a dead player has a last action"
+TARGET_GONE = "the target is already dead"
+
+
+def first_uses(uses: Sequence[hr.SkillUse], skill: str) -> dict[str, hr.SkillUse]:
+    """The first submission of ``skill`` by each player, in submission order."""
+    out: dict[str, hr.SkillUse] = {}
+    for u in uses:
+        if u.skill == skill and u.player_id not in out:
+            out[u.player_id] = u
+    return out
+
+
+def death(player_id: str, cause: str, last_phase: str) -> list[hr.Effect]:
+    """The three effects of a death: the primitive, its cause, and a last action owed.
+
+    Every death, whatever the role, owes a trip to ``last_phase``; only roles with a
+    gun can do anything there. That keeps the phase sequence blind to hidden roles.
+    """
+    return [
+        hr.set_alive(player_id, False),
+        hr.set_var(hr.GAME.of(player_id), VAR_DEATH_CAUSE, cause),
+        hr.detour(player_id, last_phase),
+    ]
+
+
+def night_kill_target(view: hr.GameView) -> str:
+    """Tonight's victim as the wolves chose it (god view), ``""`` if none."""
+    return view.var(hr.ROUND, VAR_KILL_TARGET)
+
+
+def _tally(votes: Mapping[str, str]) -> Counter[str]:
+    return Counter(t for t in votes.values() if t)
+
+
+def _tally_text(tally: Counter[str]) -> str:
+    return ",".join(f"{t}:{n}" for t, n in sorted(tally.items()))
+
+
+def _leaders(tally: Counter[str]) -> list[str]:
+    if not tally:
+        return []
+    top = max(tally.values())
+    return sorted(t for t, n in tally.items() if n == top)
+
+
+def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R4: each guard's first PROTECT marks its target for tonight, within the house rules."""
+    out: list[hr.Effect] = []
+    for gid, use in first_uses(uses, PROTECT).items():
+        target = use.target
+        ev = hr.Effect(PROTECT, gid, target)
+        guard = view.player(gid)
+        if not target or guard is None:
+            out.append(ev.cancel(NO_TARGET))
+            continue
+        if target == gid and not sw.guard_can_protect_self:
+            out.append(ev.cancel(SELF_PROTECT))
+            continue
+        last_round = guard.vars.get(VAR_GUARD_LAST_ROUND, "")
+        if (
+            not sw.guard_can_repeat
+            and guard.vars.get(VAR_GUARD_LAST_TARGET, "") == target
+            and last_round == str(view.round - 1)
+        ):
+            out.append(ev.cancel(REPEAT_PROTECT))
+            continue
+        out += [
+            ev,
+            hr.set_var(hr.ROUND.of(target), VAR_PROTECTED, hr.VAR_PRESENT),
+            hr.set_var(hr.GAME.of(gid), VAR_GUARD_LAST_TARGET, target),
+            hr.set_var(hr.GAME.of(gid), VAR_GUARD_LAST_ROUND, str(view.round)),
+        ]
+    return out
+
+
+def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R5: the unique most-voted target of the wolves' first votes is tonight's victim.
+
+    A tie, or no vote at all, is no kill. The victim is only recorded here: whether
+    they die is decided at dawn, once the guard and the witch have had their say.
+    """
+    tally = _tally({w: u.target for w, u in first_uses(uses, KILL).items()})
+    leaders = _leaders(tally)
+    if len(leaders) != 1:
+        ev = hr.Effect(KILL).with_data("tally", _tally_text(tally))
+        return [ev.cancel(WOLVES_TIED if leaders else NO_VOTES)]
+    victim = leaders[0]
+    return [
+        hr.Effect(KILL, target=victim).with_data("tally", _tally_text(tally)),
+        hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim),
+    ]
+
+
+def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
+    """Why an antidote fails, checked in table order; ``""`` when it works."""
+    if drank and not sw.witch_can_use_both_potions:
+        return BOTH_POTIONS
+    if not held.get(VAR_ANTIDOTE):
+        return NO_ANTIDOTE
+    if target == wid and not sw.witch_can_save_self:
+        return SELF_SAVE
+    if not victim:
+        return NO_KILL
+    if target != victim:
+        return NOT_VICTIM
+    return ""
+
+
+def _poison_refusal(wid: str, target: str, held: Mapping[str, str], drank: bool, sw: Switches) -> str:
+    """Why a poison fails; ``""`` when it works. Self-poisoning is never allowed."""
+    if drank and not sw.witch_can_use_both_potions:
+        return BOTH_POTIONS
+    if not held.get(VAR_POISON):
+        return NO_POISON
+    if target == wid:
+        return SELF_POISON
+    if not target:
+        return NO_TARGET
+    return ""
+
+
+def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R6/R7: the witch's potions, in submission order, first use of each potion only.
+
+    Only a potion actually consumed blocks the other one (unless both are allowed).
+    A successful poison tells nobody but the witch; the death is announced at dawn.
+    """
+    out: list[hr.Effect] = []
+    seen: set[tuple[str, str]] = set()
+    drank: set[str] = set()
+    victim = night_kill_target(view)
+    for u in uses:
+        if u.skill not in (ANTIDOTE, POISON) or (u.player_id, u.skill) in seen:
+            continue
+        seen.add((u.player_id, u.skill))
+        wid, target = u.player_id, u.target
+        witch = view.player(wid)
+        held: Mapping[str, str] = witch.vars if witch is not None else {}
+        if u.skill == ANTIDOTE:
+            ev = hr.Effect(SAVE, wid, target)
+            reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
+            potion, mark = VAR_ANTIDOTE, VAR_SAVED
+        else:
+            ev = hr.Effect(POISON, wid, target)
+            reason = _poison_refusal(wid, target, held, wid in drank, sw)
+            potion, mark = VAR_POISON, VAR_POISONED
+        if reason:
+            out.append(ev.cancel(reason))
+            continue
+        out += [
+            ev,
+            hr.set_var(hr.GAME.of(wid), potion, ""),
+            hr.set_var(hr.ROUND.of(target), mark, hr.VAR_PRESENT),
+        ]
+        drank.add(wid)
+    return out
+
+
+def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R8: each seer's first CHECK learns the target's camp, never the role."""
+    out: list[hr.Effect] = []
+    for sid, use in first_uses(uses, CHECK).items():
+        target = view.player(use.target)
+        if target is None:
+            out.append(hr.Effect(CHECK, sid, use.target).cancel(NO_TARGET))
+            continue
+        camp = target.vars.get(VAR_CAMP, "")
+        good = "false" if camp == EVIL else "true"
+        out.append(hr.Effect(CHECK, sid, target.id).with_data("camp", camp).with_data("good", good))
+    return out
+
+
+def _victim_dies(p: hr.PlayerInfo, sw: Switches) -> bool:
+    """R9: the night resolution matrix (guarded x saved)."""
+    guarded = bool(p.round_vars.get(VAR_PROTECTED))
+    saved = bool(p.round_vars.get(VAR_SAVED))
+    if guarded and saved:
+        return sw.guard_and_save_dies
+    if guarded:
+        return not sw.guarded_kill_is_empty
+    return not saved
+
+
+def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R9/R10: dawn. Decide the wolves' victim, add the poisoned, announce the dead.
+
+    The announcement (one public DAWN event) lists the dead in id order and says
+    nothing about causes, as a moderator would; the causes are recorded in god-view
+    variables. A poisoned player's cause is POISON even if the wolves also got them.
+    """
+    causes: dict[str, str] = {}
+    victim = view.player(night_kill_target(view))
+    if victim is not None and victim.alive and _victim_dies(victim, sw):
+        causes[victim.id] = KILL
+    for p in view.alive_players():
+        if p.round_vars.get(VAR_POISONED):
+            causes[p.id] = POISON
+    dead = sorted(causes)
+    dawn = hr.Effect(DAWN).with_data("dead", ",".join(dead))
+    if sw.announce_death_causes:
+        dawn = dawn.with_data("causes", ",".join(f"{pid}:{causes[pid]}" for pid in dead))
+    out = [dawn]
+    for pid in dead:
+        out += death(pid, causes[pid], NIGHT_LAST_ACTION)
+    return out
+
+
+def _shot_refusal(actor: hr.PlayerInfo, target: hr.PlayerInfo | None) -> str:
+    """Why a shot does not fire; ``""`` when it does. The gun lists the deaths that arm it."""
+    gun = actor.vars.get(VAR_GUN, "")
+    if actor.alive:
+        return STILL_ALIVE
+    if not gun:
+        return NO_GUN
+    if actor.vars.get(VAR_DEATH_CAUSE, "") not in gun.split(","):
+        return GUN_JAMMED
+    if target is None:
+        return NO_TARGET
+    if not target.alive:
+        return TARGET_GONE
+    return ""
+
+
+def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R11/R12: a dead player's last action. A gun fires unless the death disarmed it.
+
+    The shot is public (the shooter shows their card); its victim dies and owes a last
+    action in the same phase, so shots chain. SKIP, and a gun that does not fire, are
+    told to the actor alone, so a plain villager's turn looks exactly like a hunter's.
+    """
+    out: list[hr.Effect] = []
+    done: set[str] = set()
+    for u in uses:
+        if u.player_id in done or u.skill not in (SHOOT, SKIP):
+            continue
+        done.add(u.player_id)
+        actor = view.player(u.player_id)
+        if actor is None:
+            continue
+        if u.skill == SKIP:
+            out.append(hr.Effect(SKIP, actor.id))
+            continue
+        ev = hr.Effect(SHOOT, actor.id, u.target)
+        target = view.player(u.target)
+        reason = _shot_refusal(actor, target)
+        if reason or target is None:
+            out.append(ev.cancel(reason or NO_TARGET))
+            continue
+        out.append(ev)
+        out += death(target.id, SHOOT, view.phase)
+    return out
+
+
+def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """Discussion has no effects, except naming the voters when someone lost the vote."""
+    living = view.alive_players()
+    voters = [p.id for p in living if not p.vars.get(VAR_NO_VOTE)]
+    if len(voters) == len(living):
+        return []
+    return [hr.set_actors(VOTE, *voters)]
+
+
+def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R13: the unique most-voted player is eliminated; a tie or no votes eliminates nobody.
+
+    Ballots are public, as on a real table. There is no run-off vote.
+    """
+    ballots: dict[str, str] = {}
+    for voter, u in first_uses(uses, VOTE).items():
+        p = view.player(voter)
+        if p is not None and p.alive and not p.vars.get(VAR_NO_VOTE) and u.target:
+            ballots[voter] = u.target
+    tally = _tally(ballots)
+    leaders = _leaders(tally)
+    text = ",".join(f"{v}>{t}" for v, t in sorted(ballots.items()))
+    if len(leaders) != 1:
+        return [hr.Effect(VOTE_TIED).with_data("between", ",".join(leaders)).with_data("ballots", text)]
+    out = leaders[0]
+    voters = sorted(v for v, t in ballots.items() if t == out)
+    ev = (
+        hr.Effect(ELIMINATE, target=out)
+        .with_data("votes", str(tally[out]))
+        .with_data("voters", ",".join(voters))
+        .with_data("ballots", text)
+        .with_data("tally", _tally_text(tally))
+    )
+    return [ev, *death(out, VOTE, DAY_LAST_ACTION)]
+
+
+_TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {
+    NIGHT_GUARD: resolve_guard,
+    NIGHT_WOLF: resolve_wolves,
+    NIGHT_WITCH: resolve_witch,
+    NIGHT_SEER: resolve_seer,
+    NIGHT_RESOLVE: resolve_night,
+    NIGHT_LAST_ACTION: resolve_last_action,
+    DAY: resolve_day,
+    VOTE: resolve_vote,
+    DAY_LAST_ACTION: resolve_last_action,
+}
+
+
+def resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
+    """Every phase's resolver with ``switches`` bound (defaults when ``None``)."""
+    sw = Switches() if switches is None else switches
+    if not isinstance(sw, Switches):
+        raise hr.InvalidArgument("switches must be a Switches value")
+    return {phase: _bind(fn, sw) for phase, fn in _TABLE.items()}
+
+
+def _bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
+    def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+        return fn(uses, view, sw)
+
+    resolve.__name__ = resolve.__qualname__ = fn.__name__
+    resolve.__doc__ = fn.__doc__
+    return resolve

@@ -1,0 +1,57 @@
+"""Who has won: a census of the living by camp and category.
+
+Only players whose role setup gave them a camp are counted, so a custom role
+without one never decides a game.
+"""
+
+from __future__ import annotations
+
+import hiddenrole as hr
+
+from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CAMP, VAR_CATEGORY, VILLAGER
+
+__all__ = ["check_victory", "Victory"]
+
+_SIDES = (GOD, VILLAGER)
+
+
+def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] | None:
+    """R14-R16: no living wolf: good wins; no living good player: evil wins; then the mode.
+
+    Side wipe (屠边): evil wins once a good category present at the start (special
+    roles, or villagers) is entirely dead. Town wipe: evil wins once the living good
+    are no more than the living evil.
+    """
+    good = evil = 0
+    existed: set[str] = set()
+    living: set[str] = set()
+    for p in view.all_players():
+        camp = p.vars.get(VAR_CAMP)
+        if camp == EVIL:
+            evil += p.alive
+        elif camp == GOOD:
+            good += p.alive
+            category = p.vars.get(VAR_CATEGORY, "")
+            if category in _SIDES:
+                existed.add(category)
+                if p.alive:
+                    living.add(category)
+    if not evil:
+        return (GOOD,)
+    if not good:
+        return (EVIL,)
+    if mode == TOWN_WIPE:
+        return (EVIL,) if good <= evil else None
+    return (EVIL,) if existed - living else None
+
+
+class Victory:
+    """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes)."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def check_victory(self, view: hr.GameView) -> tuple[str, ...] | None:
+        return check_victory(view, self.mode)

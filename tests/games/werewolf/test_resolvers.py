@@ -1,0 +1,358 @@
+"""R4-R13: every resolver on hand-made boards."""
+
+from __future__ import annotations
+
+import pytest
+
+import hiddenrole as hr
+from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import resolution as rs
+
+from .helpers import board, events, killed, player, reasons, use
+
+SW = ww.Switches()
+
+
+def town(*extra: hr.PlayerInfo, round: int = 1, phase: str = "", kill: str = "") -> hr.Board:
+    """Wolves p00 p01, seer p02, witch p03, guard p04, hunter p05, villagers p06 p07."""
+    seats = {
+        p.id: p
+        for p in (
+            player("p00", ww.WEREWOLF),
+            player("p01", ww.WEREWOLF),
+            player("p02", ww.SEER),
+            player("p03", ww.WITCH),
+            player("p04", ww.GUARD),
+            player("p05", ww.HUNTER),
+            player("p06", ww.VILLAGER),
+            player("p07", ww.VILLAGER),
+        )
+    }
+    for p in extra:
+        seats[p.id] = p
+    return board(*seats.values(), round=round, phase=phase, kill=kill)
+
+
+# ---------------------------------------------------------------- R4 guard
+
+
+def test_R4_guard_marks_the_protected_player_and_remembers_the_night() -> None:
+    b = town(round=3)
+    effects = ww.resolve_guard([use("p04", ww.PROTECT, "p06"), use("p04", ww.PROTECT, "p07")], b.view(), SW)
+    assert events(effects) == [(ww.PROTECT, "p04", "p06", False)]
+    after = b.apply(effects)
+    assert after.var(hr.ROUND.of("p06"), ww.VAR_PROTECTED) == hr.VAR_PRESENT
+    assert after.var(hr.ROUND.of("p07"), ww.VAR_PROTECTED) == ""
+    assert after.var(hr.GAME.of("p04"), ww.VAR_GUARD_LAST_TARGET) == "p06"
+    assert after.var(hr.GAME.of("p04"), ww.VAR_GUARD_LAST_ROUND) == "3"
+
+
+def test_R4_guard_self_protection_follows_the_switch() -> None:
+    b = town()
+    assert events(ww.resolve_guard([use("p04", ww.PROTECT, "p04")], b.view(), SW))[0][3] is False
+    no_self = ww.Switches(guard_can_protect_self=False)
+    effects = ww.resolve_guard([use("p04", ww.PROTECT, "p04")], b.view(), no_self)
+    assert events(effects) == [(ww.PROTECT, "p04", "p04", True)]
+    assert reasons(effects) == [rs.SELF_PROTECT]
+    assert b.apply(effects).var(hr.ROUND.of("p04"), ww.VAR_PROTECTED) == ""
+
+
+def test_R4_guard_cannot_repeat_on_consecutive_nights() -> None:
+    guard = player("p04", ww.GUARD, extra={ww.VAR_GUARD_LAST_TARGET: "p06", ww.VAR_GUARD_LAST_ROUND: "2"})
+    b = town(guard, round=3)
+    effects = ww.resolve_guard([use("p04", ww.PROTECT, "p06")], b.view(), SW)
+    assert reasons(effects) == [rs.REPEAT_PROTECT]
+    assert b.apply(effects).var(hr.GAME.of("p04"), ww.VAR_GUARD_LAST_ROUND) == "2"
+    # another target is fine; the switch lifts the restriction
+    assert reasons(ww.resolve_guard([use("p04", ww.PROTECT, "p07")], b.view(), SW)) == []
+    assert (
+        reasons(ww.resolve_guard([use("p04", ww.PROTECT, "p06")], b.view(), ww.Switches(guard_can_repeat=True))) == []
+    )
+
+
+def test_R4_a_night_off_resets_the_repeat_restriction() -> None:
+    guard = player("p04", ww.GUARD, extra={ww.VAR_GUARD_LAST_TARGET: "p06", ww.VAR_GUARD_LAST_ROUND: "1"})
+    effects = ww.resolve_guard([use("p04", ww.PROTECT, "p06")], town(guard, round=3).view(), SW)
+    assert events(effects) == [(ww.PROTECT, "p04", "p06", False)]
+
+
+# ---------------------------------------------------------------- R5 wolves
+
+
+def test_R5_wolf_majority_picks_the_victim() -> None:
+    b = town(player("p08", ww.WEREWOLF))
+    uses = [
+        use("p00", ww.KILL, "p06"),
+        use("p01", ww.KILL, "p06"),
+        use("p08", ww.KILL, "p07"),
+        use("p08", ww.KILL, "p06"),  # only a wolf's first vote counts
+    ]
+    effects = ww.resolve_wolves(uses, b.view(), SW)
+    assert events(effects) == [(ww.KILL, "", "p06", False)]
+    assert effects[0].data["tally"] == "p06:2,p07:1"
+    assert ww.night_kill_target(b.apply(effects).view()) == "p06"
+    assert killed(effects) == []  # nobody dies before dawn
+
+
+def test_R5_wolf_tie_means_no_kill() -> None:
+    b = town()
+    effects = ww.resolve_wolves([use("p00", ww.KILL, "p06"), use("p01", ww.KILL, "p07")], b.view(), SW)
+    assert events(effects) == [(ww.KILL, "", "", True)]
+    assert reasons(effects) == [rs.WOLVES_TIED]
+    assert ww.night_kill_target(b.apply(effects).view()) == ""
+
+
+def test_R5_no_wolf_vote_means_no_kill() -> None:
+    b = town()
+    effects = ww.resolve_wolves([], b.view(), SW)
+    assert reasons(effects) == [rs.NO_VOTES]
+    assert ww.night_kill_target(b.apply(effects).view()) == ""
+
+
+# ---------------------------------------------------------------- R6 antidote
+
+
+def test_R6_antidote_saves_tonights_victim_once() -> None:
+    b = town(kill="p06")
+    effects = ww.resolve_witch([use("p03", ww.ANTIDOTE, "p06")], b.view(), SW)
+    assert events(effects) == [(ww.SAVE, "p03", "p06", False)]
+    after = b.apply(effects)
+    assert after.var(hr.ROUND.of("p06"), ww.VAR_SAVED) == hr.VAR_PRESENT
+    assert after.var(hr.GAME.of("p03"), ww.VAR_ANTIDOTE) == ""
+    assert after.var(hr.GAME.of("p03"), ww.VAR_POISON) == hr.VAR_PRESENT
+    again = ww.resolve_witch([use("p03", ww.ANTIDOTE, "p06")], after.view(), SW)
+    assert reasons(again) == [rs.NO_ANTIDOTE]
+
+
+@pytest.mark.parametrize(
+    ("kill", "target", "reason"),
+    [("", "p06", rs.NO_KILL), ("p07", "p06", rs.NOT_VICTIM), ("p03", "p03", rs.SELF_SAVE)],
+)
+def test_R6_antidote_cancel_reasons(kill: str, target: str, reason: str) -> None:
+    b = town(kill=kill)
+    effects = ww.resolve_witch([use("p03", ww.ANTIDOTE, target)], b.view(), SW)
+    assert events(effects) == [(ww.SAVE, "p03", target, True)]
+    assert reasons(effects) == [reason]
+    assert b.apply(effects).var(hr.GAME.of("p03"), ww.VAR_ANTIDOTE) == hr.VAR_PRESENT
+
+
+def test_R6_witch_self_save_follows_the_switch() -> None:
+    b = town(kill="p03")
+    effects = ww.resolve_witch([use("p03", ww.ANTIDOTE, "p03")], b.view(), ww.Switches(witch_can_save_self=True))
+    assert events(effects) == [(ww.SAVE, "p03", "p03", False)]
+
+
+def test_R6_R7_one_potion_per_night_unless_the_switch_allows_both() -> None:
+    b = town(kill="p06")
+    uses = [use("p03", ww.POISON, "p00"), use("p03", ww.ANTIDOTE, "p06")]
+    effects = ww.resolve_witch(uses, b.view(), SW)
+    assert events(effects) == [(ww.POISON, "p03", "p00", False), (ww.SAVE, "p03", "p06", True)]
+    assert reasons(effects) == [rs.BOTH_POTIONS]
+    both = ww.resolve_witch(uses, b.view(), ww.Switches(witch_can_use_both_potions=True))
+    assert reasons(both) == []
+    after = b.apply(both)
+    assert after.var(hr.GAME.of("p03"), ww.VAR_ANTIDOTE) == after.var(hr.GAME.of("p03"), ww.VAR_POISON) == ""
+
+
+def test_R6_only_a_consumed_potion_blocks_the_other() -> None:
+    b = town(kill="p06")
+    uses = [use("p03", ww.ANTIDOTE, "p07"), use("p03", ww.POISON, "p00")]  # the save fails: wrong target
+    effects = ww.resolve_witch(uses, b.view(), SW)
+    assert events(effects) == [(ww.SAVE, "p03", "p07", True), (ww.POISON, "p03", "p00", False)]
+
+
+# ---------------------------------------------------------------- R7 poison
+
+
+def test_R7_poison_marks_its_target_and_is_spent() -> None:
+    b = town()
+    effects = ww.resolve_witch([use("p03", ww.POISON, "p01"), use("p03", ww.POISON, "p00")], b.view(), SW)
+    assert events(effects) == [(ww.POISON, "p03", "p01", False)]
+    after = b.apply(effects)
+    assert after.var(hr.ROUND.of("p01"), ww.VAR_POISONED) == hr.VAR_PRESENT
+    assert after.var(hr.ROUND.of("p00"), ww.VAR_POISONED) == ""
+    assert after.var(hr.GAME.of("p03"), ww.VAR_POISON) == ""
+    assert killed(effects) == []  # the death waits for dawn
+    assert reasons(ww.resolve_witch([use("p03", ww.POISON, "p00")], after.view(), SW)) == [rs.NO_POISON]
+
+
+def test_R7_the_witch_never_poisons_herself() -> None:
+    every = ww.Switches(witch_can_save_self=True, witch_can_use_both_potions=True)
+    effects = ww.resolve_witch([use("p03", ww.POISON, "p03")], town().view(), every)
+    assert reasons(effects) == [rs.SELF_POISON]
+
+
+# ---------------------------------------------------------------- R8 seer
+
+
+def test_R8_seer_sees_camp_only() -> None:
+    b = town()
+    effects = ww.resolve_seer([use("p02", ww.CHECK, "p00"), use("p02", ww.CHECK, "p05")], b.view(), SW)
+    assert events(effects) == [(ww.CHECK, "p02", "p00", False)]
+    assert dict(effects[0].data) == {"camp": ww.EVIL, "good": "false"}
+    hunter = ww.resolve_seer([use("p02", ww.CHECK, "p05")], b.view(), SW)
+    assert dict(hunter[0].data) == {"camp": ww.GOOD, "good": "true"}
+    for e in (*effects, *hunter):
+        assert ww.HUNTER not in e.data.values() and ww.WEREWOLF not in e.data.values()
+
+
+# ---------------------------------------------------------------- R9 / R10 dawn
+
+
+@pytest.mark.parametrize(
+    ("marks", "switches", "dies"),
+    [
+        ((), SW, True),
+        ((ww.VAR_PROTECTED,), SW, False),
+        ((ww.VAR_PROTECTED,), ww.Switches(guarded_kill_is_empty=False), True),
+        ((ww.VAR_SAVED,), SW, False),
+        ((ww.VAR_PROTECTED, ww.VAR_SAVED), SW, True),
+        ((ww.VAR_PROTECTED, ww.VAR_SAVED), ww.Switches(guard_and_save_dies=False), False),
+    ],
+)
+def test_R9_night_resolution_matrix(marks: tuple[str, ...], switches: ww.Switches, dies: bool) -> None:
+    b = town(player("p06", ww.VILLAGER, marks=marks), kill="p06")
+    effects = ww.resolve_night([], b.view(), switches)
+    assert killed(effects) == (["p06"] if dies else [])
+    assert effects[0].type == ww.DAWN and effects[0].data["dead"] == ("p06" if dies else "")
+    if dies:
+        assert b.apply(effects).var(hr.GAME.of("p06"), ww.VAR_DEATH_CAUSE) == ww.KILL
+
+
+def test_R9_no_victim_is_a_peaceful_night() -> None:
+    effects = ww.resolve_night([], town().view(), SW)
+    assert events(effects) == [(ww.DAWN, "", "", False)]
+    assert effects[0].data["dead"] == "" and killed(effects) == []
+
+
+def test_R10_night_deaths_in_id_order_under_one_announcement_without_causes() -> None:
+    b = town(
+        player("p07", ww.VILLAGER, marks=(ww.VAR_POISONED,)),
+        player("p02", ww.SEER, marks=(ww.VAR_POISONED,)),
+        kill="p05",
+    )
+    effects = ww.resolve_night([], b.view(), SW)
+    assert killed(effects) == ["p02", "p05", "p07"]
+    assert events(effects) == [(ww.DAWN, "", "", False)]
+    assert dict(effects[0].data) == {"dead": "p02,p05,p07"}
+    after = b.apply(effects)
+    causes = {pid: after.var(hr.GAME.of(pid), ww.VAR_DEATH_CAUSE) for pid in ("p02", "p05", "p07")}
+    assert causes == {"p02": ww.POISON, "p05": ww.KILL, "p07": ww.POISON}
+    told = ww.resolve_night([], b.view(), ww.Switches(announce_death_causes=True))
+    assert told[0].data["causes"] == "p02:POISON,p05:KILL,p07:POISON"
+
+
+def test_R10_a_victim_also_poisoned_died_of_poison() -> None:
+    b = town(player("p05", ww.HUNTER, marks=(ww.VAR_POISONED,)), kill="p05")
+    effects = ww.resolve_night([], b.view(), SW)
+    assert killed(effects) == ["p05"]
+    assert b.apply(effects).var(hr.GAME.of("p05"), ww.VAR_DEATH_CAUSE) == ww.POISON
+
+
+# ---------------------------------------------------------------- R11 / R12 last action
+
+
+def test_R11_every_night_death_owes_a_last_action() -> None:
+    b = town(player("p06", ww.VILLAGER, marks=(ww.VAR_POISONED,)), kill="p05")
+    effects = ww.resolve_night([], b.view(), SW)
+    detours = [(e.source, e.phase) for e in effects if e.type == hr.DETOUR]
+    assert detours == [("p05", ww.NIGHT_LAST_ACTION), ("p06", ww.NIGHT_LAST_ACTION)]
+
+
+def test_R11_a_skip_is_told_to_the_actor_alone_and_changes_nothing() -> None:
+    dead = player("p06", ww.VILLAGER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.KILL})
+    b = town(dead, phase=ww.NIGHT_LAST_ACTION)
+    effects = ww.resolve_last_action([use("p06", ww.SKIP)], b.view(), SW)
+    assert effects == [hr.Effect(ww.SKIP, "p06")]
+    assert ww.resolve_last_action([], b.view(), SW) == []
+
+
+def test_R11_only_an_armed_role_can_shoot() -> None:
+    dead = player("p06", ww.VILLAGER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.KILL})
+    effects = ww.resolve_last_action([use("p06", ww.SHOOT, "p00")], town(dead).view(), SW)
+    assert reasons(effects) == [rs.NO_GUN] and killed(effects) == []
+
+
+def test_R12_hunter_shot_kills_and_the_victim_owes_a_last_action() -> None:
+    hunter = player("p05", ww.HUNTER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.VOTE})
+    b = town(hunter, phase=ww.DAY_LAST_ACTION)
+    effects = ww.resolve_last_action([use("p05", ww.SHOOT, "p00"), use("p05", ww.SHOOT, "p01")], b.view(), SW)
+    assert events(effects) == [(ww.SHOOT, "p05", "p00", False)]
+    assert killed(effects) == ["p00"]
+    assert [(e.source, e.phase) for e in effects if e.type == hr.DETOUR] == [("p00", ww.DAY_LAST_ACTION)]
+    assert b.apply(effects).var(hr.GAME.of("p00"), ww.VAR_DEATH_CAUSE) == ww.SHOOT
+
+
+def test_R12_a_shot_hunter_shoots_in_turn() -> None:
+    hunter = player("p05", ww.HUNTER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.SHOOT})
+    effects = ww.resolve_last_action([use("p05", ww.SHOOT, "p01")], town(hunter).view(), SW)
+    assert killed(effects) == ["p01"]
+
+
+def test_R12_no_shot_when_poisoned() -> None:
+    hunter = player("p05", ww.HUNTER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.POISON})
+    b = town(hunter, phase=ww.NIGHT_LAST_ACTION)
+    effects = ww.resolve_last_action([use("p05", ww.SHOOT, "p00")], b.view(), SW)
+    assert events(effects) == [(ww.SHOOT, "p05", "p00", True)]
+    assert reasons(effects) == [rs.GUN_JAMMED] and killed(effects) == []
+
+
+def test_R12_the_living_and_the_dead_are_not_valid_shots() -> None:
+    alive_hunter = ww.resolve_last_action([use("p05", ww.SHOOT, "p00")], town().view(), SW)
+    assert reasons(alive_hunter) == [rs.STILL_ALIVE]
+    hunter = player("p05", ww.HUNTER, alive=False, extra={ww.VAR_DEATH_CAUSE: ww.KILL})
+    gone = player("p00", ww.WEREWOLF, alive=False)
+    assert reasons(ww.resolve_last_action([use("p05", ww.SHOOT, "p00")], town(hunter, gone).view(), SW)) == [
+        rs.TARGET_GONE
+    ]
+
+
+# ---------------------------------------------------------------- R13 vote
+
+
+def test_R13_unique_most_voted_player_is_eliminated_with_public_ballots() -> None:
+    b = town(phase=ww.VOTE)
+    uses = [
+        use("p00", ww.VOTE, "p06"),
+        use("p01", ww.VOTE, "p06"),
+        use("p02", ww.VOTE, "p00"),
+        use("p00", ww.VOTE, "p02"),  # only a player's first vote counts
+    ]
+    effects = ww.resolve_vote(uses, b.view(), SW)
+    assert events(effects) == [(ww.ELIMINATE, "", "p06", False)]
+    assert dict(effects[0].data) == {
+        "votes": "2",
+        "voters": "p00,p01",
+        "ballots": "p00>p06,p01>p06,p02>p00",
+        "tally": "p00:1,p06:2",
+    }
+    assert killed(effects) == ["p06"]
+    assert [(e.source, e.phase) for e in effects if e.type == hr.DETOUR] == [("p06", ww.DAY_LAST_ACTION)]
+    assert b.apply(effects).var(hr.GAME.of("p06"), ww.VAR_DEATH_CAUSE) == ww.VOTE
+
+
+def test_R13_vote_tie_means_no_elimination() -> None:
+    uses = [use("p00", ww.VOTE, "p06"), use("p01", ww.VOTE, "p07")]
+    effects = ww.resolve_vote(uses, town().view(), SW)
+    assert events(effects) == [(ww.VOTE_TIED, "", "", False)]
+    assert effects[0].data["between"] == "p06,p07" and killed(effects) == []
+    none = ww.resolve_vote([], town().view(), SW)
+    assert events(none) == [(ww.VOTE_TIED, "", "", False)] and none[0].data["between"] == ""
+
+
+def test_R13_the_dead_and_the_disenfranchised_do_not_vote() -> None:
+    b = town(player("p02", ww.SEER, alive=False), player("p03", ww.WITCH, extra={ww.VAR_NO_VOTE: "1"}))
+    uses = [use("p02", ww.VOTE, "p07"), use("p03", ww.VOTE, "p07"), use("p00", ww.VOTE, "p06")]
+    effects = ww.resolve_vote(uses, b.view(), SW)
+    assert killed(effects) == ["p06"]
+    day = ww.resolve_day([], b.view(), SW)
+    assert day == [hr.set_actors(ww.VOTE, "p00", "p01", "p04", "p05", "p06", "p07")]
+    assert ww.resolve_day([], town().view(), SW) == []
+
+
+def test_R13_resolvers_mapping_binds_the_switches() -> None:
+    table = ww.resolvers(ww.Switches(guard_can_protect_self=False))
+    effects = list(table[ww.NIGHT_GUARD]([use("p04", ww.PROTECT, "p04")], town().view()) or ())
+    assert reasons(effects) == [rs.SELF_PROTECT]
+    with pytest.raises(hr.InvalidArgument):
+        ww.resolvers("x")  # type: ignore[arg-type]

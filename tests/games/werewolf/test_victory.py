@@ -1,0 +1,78 @@
+"""R14-R16: the victory census on hand-made boards."""
+
+from __future__ import annotations
+
+import hiddenrole as hr
+from hiddenrole.games import werewolf as ww
+
+from .helpers import board, player
+
+
+def seats(dead: tuple[str, ...] = (), *extra: hr.PlayerInfo) -> hr.Board:
+    """Wolves p00 p01; seer p02, witch p03; villagers p04 p05 p06."""
+    roles = (ww.WEREWOLF, ww.WEREWOLF, ww.SEER, ww.WITCH, ww.VILLAGER, ww.VILLAGER, ww.VILLAGER)
+    ps = {f"p{i:02d}": player(f"p{i:02d}", r, alive=f"p{i:02d}" not in dead) for i, r in enumerate(roles)}
+    for p in extra:
+        ps[p.id] = p
+    return board(*ps.values())
+
+
+def test_R14_no_living_wolf_means_good_wins() -> None:
+    assert ww.check_victory(seats(("p00", "p01")).view()) == (ww.GOOD,)
+    assert ww.check_victory(seats(("p00",)).view()) is None
+
+
+def test_R14_no_living_good_player_means_evil_wins() -> None:
+    b = seats(("p02", "p03", "p04", "p05", "p06"))
+    assert ww.check_victory(b.view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    assert ww.check_victory(b.view(), ww.TOWN_WIPE) == (ww.EVIL,)
+
+
+def test_R14_evil_wins_when_good_players_outside_every_category_are_gone() -> None:
+    # A good extension role with no category is invisible to side wipe; the census still counts it.
+    b = board(player("p00", ww.WEREWOLF), hr.seat("p01", "HERMIT", False, ww.camp_vars(ww.GOOD)))
+    assert ww.check_victory(b.view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    alive = board(player("p00", ww.WEREWOLF), hr.seat("p01", "HERMIT", True, ww.camp_vars(ww.GOOD)))
+    assert ww.check_victory(alive.view(), ww.SIDE_WIPE) is None
+
+
+def test_R14_good_wins_first_when_both_sides_are_gone() -> None:
+    everyone = tuple(f"p{i:02d}" for i in range(7))
+    assert ww.check_victory(seats(everyone).view()) == (ww.GOOD,)
+
+
+def test_R14_roles_without_a_camp_are_not_counted() -> None:
+    jester = hr.seat("p07", "JESTER")
+    b = seats(("p02", "p03", "p04", "p05", "p06"), jester)
+    assert ww.check_victory(b.view()) == (ww.EVIL,)
+
+
+def test_R15_side_wipe_all_gods_dead() -> None:
+    assert ww.check_victory(seats(("p02", "p03")).view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    assert ww.check_victory(seats(("p02",)).view(), ww.SIDE_WIPE) is None
+
+
+def test_R15_side_wipe_all_villagers_dead() -> None:
+    assert ww.check_victory(seats(("p04", "p05", "p06")).view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    assert ww.check_victory(seats(("p04", "p05")).view(), ww.SIDE_WIPE) is None
+
+
+def test_R15_side_wipe_ignores_a_category_never_dealt() -> None:
+    b = board(player("p00", ww.WEREWOLF), player("p01", ww.VILLAGER), player("p02", ww.VILLAGER))
+    assert ww.check_victory(b.view(), ww.SIDE_WIPE) is None
+
+
+def test_R16_town_wipe_parity() -> None:
+    # 2 wolves vs 3 good: going on; 2 vs 2: evil wins; side wipe would already have ended.
+    three = seats(("p02", "p03"))
+    assert ww.check_victory(three.view(), ww.TOWN_WIPE) is None
+    assert ww.check_victory(three.view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    two = seats(("p02", "p03", "p04"))
+    assert ww.check_victory(two.view(), ww.TOWN_WIPE) == (ww.EVIL,)
+
+
+def test_R16_the_bound_checker_follows_the_mode() -> None:
+    three = seats(("p02", "p03")).view()
+    assert ww.Victory(ww.TOWN_WIPE).check_victory(three) is None
+    assert ww.Victory(ww.SIDE_WIPE).check_victory(three) == (ww.EVIL,)
+    assert ww.check_victory(three) == (ww.EVIL,)  # side wipe is the default
