@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console as RichConsole
+from rich.markup import escape
 from rich.table import Table
 
 import hiddenrole as hr
@@ -88,13 +89,13 @@ class Console:
                 return
         data = " ".join(f"{k}={v}" for k, v in event.data.items())
         who = f"{event.source}→{event.target}" if event.source and event.target else event.source or event.target
-        note = f" [cancelled: {event.reason}]" if event.canceled else ""
-        self.out.print(f"  [bold]{event.type}[/bold] {who} {data}{note}".rstrip())
+        note = f" (cancelled: {event.reason})" if event.canceled else ""
+        self.out.print(f"  [bold]{escape(event.type)}[/bold] " + escape(f"{who} {data}{note}".rstrip()))
 
     def _on_message(self, msg: hr.Message, receivers: tuple[str, ...]) -> None:
         if self.human is not None and self.human not in receivers:
             return
-        self.out.print(f"  {msg.sender} says: {msg.content}")
+        self.out.print(escape(f"  {msg.sender} says: {msg.content}"))
 
     # ---------------------------------------------------------------- output
 
@@ -117,7 +118,7 @@ class Console:
     def _reveal(self) -> None:
         lines = (self.entry.reveal or role_reveal)(self.engine)
         for line in lines:
-            self.out.print(f"  {line}")
+            self.out.print(escape(f"  {line}"))
 
     def _show_status(self) -> None:
         st = self.engine.status()
@@ -136,7 +137,7 @@ class Console:
         camp = f", camp {v.self.camp}" if v.self.camp else ""
         self.out.print(f"you are {v.self.role}{camp}; teammates: {', '.join(v.teammates) or '-'}")
         if v.role_info:
-            self.out.print("you know: " + ", ".join(f"{k}={val}" for k, val in v.role_info.items()))
+            self.out.print(escape("you know: " + ", ".join(f"{k}={val}" for k, val in v.role_info.items())))
         self.out.print("you may: " + (", ".join(v.allowed_skills) or "nothing this phase"))
 
     def _show_god(self) -> None:
@@ -211,7 +212,7 @@ class Console:
         try:
             return self._dispatch(cmd, args)
         except hr.GameError as exc:
-            self.out.print(f"refused: {exc.code}: {exc.message}")
+            self.out.print(escape(f"refused: {exc.code}: {exc.message}"))
             return True
 
     def _dispatch(self, cmd: str, args: list[str]) -> bool:

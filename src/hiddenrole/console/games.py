@@ -128,6 +128,51 @@ def _onenight_reveal(engine: hr.Engine) -> list[str]:
     return onenight.reveal_lines(engine)
 
 
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _werewolf_parts(setup: Setup) -> tuple[object, tuple[object, ...], tuple[str, ...]]:
+    """Switches, extensions and cards from console options (see the werewolf entry's summary)."""
+    import dataclasses
+
+    from hiddenrole.games import werewolf as ww
+    from hiddenrole.games.werewolf import idiot, wolfking
+
+    known = {f.name: f for f in dataclasses.fields(ww.Switches)}
+    values: dict[str, object] = {}
+    for key, raw in sorted(setup.options.items()):
+        if key in known:
+            values[key] = raw.lower() in _TRUE if known[key].type in (bool, "bool") else raw.upper()
+    exts = [e for e in setup.options.get("extensions", "").split(",") if e]
+    table = {"idiot": idiot.EXTENSION, "wolfking": wolfking.EXTENSION}
+    unknown = [e for e in exts if e not in table]
+    if unknown:
+        raise hr.InvalidConfig(f"unknown werewolf extension {unknown[0]!r}; choose from idiot, wolfking")
+    cards = [c.strip().upper() for c in setup.options.get("cards", "").split(",") if c.strip()]
+    if not cards:
+        cards = list(ww.board(setup.players))
+        if "idiot" in exts:
+            cards[cards.index(ww.VILLAGER)] = idiot.IDIOT
+        if "wolfking" in exts:
+            cards[cards.index(ww.WEREWOLF)] = wolfking.WOLF_KING
+    return ww.Switches(**values), tuple(table[e] for e in exts), tuple(cards)  # type: ignore[arg-type]
+
+
+def _werewolf_rules(setup: Setup) -> hr.Rules:
+    from hiddenrole.games import werewolf as ww
+
+    switches, exts, _ = _werewolf_parts(setup)
+    return ww.rules(switches, extensions=exts)  # type: ignore[arg-type]
+
+
+def _werewolf_seat(setup: Setup, engine: hr.Engine) -> None:
+    from hiddenrole.games import werewolf as ww
+
+    _, _, cards = _werewolf_parts(setup)
+    for pid, role in ww.deal(cards, setup.seed).items():
+        engine.add_player(pid, role)
+
+
 GAMES: dict[str, GameEntry] = {
     "redblue": GameEntry(
         "redblue",
@@ -135,6 +180,14 @@ GAMES: dict[str, GameEntry] = {
         4,
         _redblue_rules,
         _redblue_seat,
+    ),
+    "werewolf": GameEntry(
+        "werewolf",
+        "Werewolf, Chinese table rules (options: any switch, e.g. victory_mode=TOWN_WIPE, "
+        "witch_can_save_self=true; extensions=idiot,wolfking; cards=WEREWOLF,SEER,...)",
+        9,
+        _werewolf_rules,
+        _werewolf_seat,
     ),
     "missions": GameEntry(
         "missions",

@@ -39,12 +39,16 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
 
 
 def last_side_standing(view: hr.GameView) -> Iterable[str] | None:
-    """A side with nobody alive has lost."""
-    sides = {p.role for p in view.alive_players()}
+    """A side with nobody alive has lost; a red and a blue left alone is a draw (no winner),
+    since each votes the other out forever."""
+    alive = view.alive_players()
+    sides = {p.role for p in alive}
     if RED not in sides:
         return (BLUE,)
     if BLUE not in sides:
         return (RED,)
+    if len(alive) == 2:
+        return ()
     return None
 
 
