@@ -603,6 +603,16 @@ def test_apply_of_a_bookkeeping_effect_is_refused_or_replays_identically(bookkee
     assert board_of(again) == board_of(engine)
 
 
+@pytest.mark.parametrize("kind", [hr.GAME_ENDED, hr.PHASE_CHANGED, hr.GAME_STARTED, hr.PLAYER_ADDED])
+def test_resolver_may_not_emit_bookkeeping_effects(kind: str) -> None:
+    engine, script = play()
+    before = state_fingerprint(engine)
+    script.queue(DAY, hr.set_alive("v1", False), hr.Effect(kind, phase=EXTRA, target="v1", role="wolf"))
+    with pytest.raises(hr.InvalidArgument):
+        engine.end_phase()
+    assert state_fingerprint(engine) == before
+
+
 # ---------------------------------------------------------------- failures change nothing
 
 
