@@ -172,6 +172,31 @@ class _PhaseTable:
 _EMPTY_TABLE = _PhaseTable(PhaseConfig())
 
 
+class _Compiled:
+    """What an engine derives from its rules alone, computed once per Rules value.
+
+    Rules are immutable, so every engine built from the same value (new games,
+    restores, replays) shares this instead of recomputing it.
+    """
+
+    __slots__ = ("bound", "cfg", "compound", "paths", "tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self.bound = Bound(rules)
+        cfg: Config = rules.config
+        self.cfg = cfg
+        self.compound = cfg.compound_phases()
+        self.tables: dict[PhaseType, _PhaseTable] = {}
+        self.paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
+        for name, pc in cfg.phases.items():
+            self.paths[name] = cfg.path_of(name)
+            if name in self.compound:
+                continue
+            if name not in self.bound.resolvers:
+                raise InvalidPhase(f"phase {name!r} has no resolver")
+            self.tables[name] = _PhaseTable(pc)
+
+
 class Engine:
     """One game. Build it from :class:`Rules`, seat players, :meth:`start`, then loop
     :meth:`submit` / :meth:`end_phase` until :meth:`status` says it is over."""
@@ -197,19 +222,15 @@ class Engine:
         if not isinstance(rules, Rules):
             raise InvalidArgument("Engine needs a Rules value")
         self.rules = rules
-        self._b = Bound(rules)
-        cfg: Config = rules.config
-        self._cfg = cfg
-        self._compound = cfg.compound_phases()
-        self._tables: dict[PhaseType, _PhaseTable] = {}
-        self._paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
-        for name, pc in cfg.phases.items():
-            self._paths[name] = cfg.path_of(name)
-            if name in self._compound:
-                continue
-            if name not in self._b.resolvers:
-                raise InvalidPhase(f"phase {name!r} has no resolver")
-            self._tables[name] = _PhaseTable(pc)
+        comp = rules._compiled
+        if not isinstance(comp, _Compiled):
+            comp = _Compiled(rules)
+            object.__setattr__(rules, "_compiled", comp)
+        self._b = comp.bound
+        self._cfg = comp.cfg
+        self._compound = comp.compound
+        self._tables = comp.tables
+        self._paths = comp.paths
         self._state = State()
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
@@ -270,7 +291,8 @@ class Engine:
                 return ()
         elif not p.alive:
             return ()
-        return table.skills_for(p.role)
+        got = table._skills_for.get(p.role)
+        return got if got is not None else table.skills_for(p.role)
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         table = self._tables.get(self._state.phase)
@@ -768,9 +790,11 @@ class Engine:
             return tuple(self._pending)
 
     def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
+        """What ``player_id`` may submit now (the same answer submit and readiness use)."""
         with self._lock:
             self._guard()
-            return self._allowed(self._player(player_id))
+            p = self._state.players.get(player_id) if type(player_id) is str else None
+            return self._allowed(p if p is not None else self._player(player_id))
 
     def teammates(self, player_id: str) -> tuple[str, ...]:
         with self._lock:

@@ -161,6 +161,7 @@ class Rules:
     speech: SpeechLike | None = field(default=None, kw_only=True)
     interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
     logger: logging.Logger | None = field(default=None, kw_only=True)
+    _compiled: object = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):

@@ -130,6 +130,8 @@ def render_class(name: str, cls: type) -> list[str]:
             lines.append(f"    field {f}: {_ann(hints.get(f))}{default}")
     elif kind == "dataclass":
         for f in dataclasses.fields(cls):
+            if f.name.startswith("_"):
+                continue  # private caches are not part of the surface
             if f.default is not dataclasses.MISSING:
                 default = f" = {stable_repr(f.default)}"
             elif f.default_factory is not dataclasses.MISSING:
