@@ -140,8 +140,10 @@ def report(kind: str, tally: Tally, wall_s: float, go: dict[str, float] | None =
     snap_us = statistics.median(tally.snapshot_ns) / 1000 if tally.snapshot_ns else 0.0
     replay_us = statistics.median(tally.replay_ns) / 1000 if tally.replay_ns else 0.0
     print(f"{kind}: {tally.games} games in {wall_s:.1f} s wall ({play_s:.2f} s of play timed)")
-    print(f"  per game: {tally.phases / tally.games:.1f} phases, {tally.submits / tally.games:.1f} submits"
-          f" ({tally.refused / tally.games:.1f} refused)")
+    print(
+        f"  per game: {tally.phases / tally.games:.1f} phases, {tally.submits / tally.games:.1f} submits"
+        f" ({tally.refused / tally.games:.1f} refused)"
+    )
     total = sum(tally.winners.values())
     print("  winners: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(tally.winners.items())))
     ours = {

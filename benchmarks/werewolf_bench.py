@@ -11,9 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import hiddenrole as hr  # noqa: E402
-import random_policy  # noqa: E402
-from hiddenrole.games import werewolf as ww  # noqa: E402
+import hiddenrole as hr
+import random_policy
+from hiddenrole.games import werewolf as ww
 
 GO = {
     "games_per_s": 713.0,

@@ -434,9 +434,15 @@ class Engine:
         self._pending.remove(use)
         self._apply_batch(self._call(fn, (use,), self._view), f"turn resolver for {self._state.phase}", out)
 
+    def _public(self, out: list[Effect]) -> list[Event]:
+        """The events handlers will receive (none are built when nobody listens)."""
+        if not self._event_handlers:
+            return []
+        return [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+
     def _commit(self, out: list[Effect]) -> list[Event]:
         self._log.extend(out)
-        return [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+        return self._public(out)
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state
@@ -712,7 +718,7 @@ class Engine:
             else:
                 self._log.extend(out)
                 self._log.append(Effect(PHASE_CHANGED, phase=nxt, data=_KEEP_ACTORS if keep else EMPTY_MAP))
-            events = [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+            events = self._public(out)
         self._dispatch(events)
         return tuple(out)
 
@@ -732,7 +738,7 @@ class Engine:
                 self._restore_state(backup)
                 raise
             self._log.extend(out)
-            events = [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+            events = self._public(out)
         self._dispatch(events)
         return tuple(out)
 
