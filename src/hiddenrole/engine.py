@@ -40,7 +40,15 @@ from .errors import (
     TargetDead,
     TargetNotFound,
 )
-from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, coerce_log, coerce_snapshot
+from .persistence import (
+    LOG_VERSION,
+    SNAPSHOT_VERSION,
+    EncodedEffects,
+    GameLog,
+    Snapshot,
+    coerce_log,
+    coerce_snapshot,
+)
 from .rules import Bound, Rules
 from .state import GameView, State
 from .views import (
@@ -205,6 +213,7 @@ class Engine:
         "_b",
         "_cfg",
         "_compound",
+        "_encoded",
         "_event_handlers",
         "_in_ext",
         "_lock",
@@ -235,6 +244,7 @@ class Engine:
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
         self._log: list[Effect] = []
+        self._encoded = EncodedEffects()
         self._lock = threading.RLock()
         self._in_ext = False
         self._event_handlers: list[EventHandler] = []
@@ -926,7 +936,8 @@ class Engine:
             got = self._call(fn, event, self._view)
             if got is None:
                 return None
-            return tuple(sorted(set(_ids(got, "audience provider"))))
+            players = self._state.players
+            return tuple(sorted({i for i in _ids(got, "audience provider") if i in players}))
 
     # ------------------------------------------------------------------ speech
 
@@ -987,7 +998,7 @@ class Engine:
         """The record of the game so far (immutable; safe to keep)."""
         with self._lock:
             self._guard()
-            return GameLog(self.rules.name, self.rules.version, tuple(self._log))
+            return GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded)
 
     def snapshot(self) -> Snapshot:
         """The log plus the board and the unresolved submissions."""
@@ -996,7 +1007,7 @@ class Engine:
             s = self._state
             players = s.players
             return Snapshot(
-                GameLog(self.rules.name, self.rules.version, tuple(self._log)),
+                GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded),
                 s.phase,
                 s.round,
                 frozen_map(s.vars),

@@ -8,8 +8,9 @@ decoded gives the same bytes. Decoding checks every field's type and shape and r
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -17,7 +18,7 @@ from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidLog, InvalidSnapshot, NilSnapshot
 from .views import Detour, PlayerInfo
 
-__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "GameLog", "Snapshot"]
+__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot"]
 
 LOG_VERSION = 1
 """Version of the log format; bumped on any incompatible change."""
@@ -180,6 +181,32 @@ def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
     return Effect(**kw)
 
 
+class EncodedEffects:
+    """The JSON text of a growing log's effects, each encoded once.
+
+    An engine keeps one and hands it to every :class:`GameLog` it makes, so saving
+    after every move costs the new effects only, not the whole history again. The
+    effects given must extend the ones seen before (an engine's log only grows).
+    """
+
+    __slots__ = ("_frags", "_lock")
+
+    def __init__(self) -> None:
+        self._frags: list[str] = []
+        self._lock = threading.Lock()
+
+    def upto(self, effects: tuple[Effect, ...]) -> list[str]:
+        with self._lock:
+            frags = self._frags
+            for e in effects[len(frags) :]:
+                frags.append(_dumps_str(effect_to_dict(e)))
+            return frags[: len(effects)]
+
+
+def _dumps_str(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 @dataclass(frozen=True, slots=True)
 class GameLog:
     """Every effect in the order it was applied, plus the rules it was played under.
@@ -192,6 +219,8 @@ class GameLog:
     rules_version: str
     effects: tuple[Effect, ...]
     version: int = LOG_VERSION
+    encoded: EncodedEffects | None = field(default=None, compare=False, repr=False, kw_only=True)
+    """Optional cache of encoded effects (engines pass theirs); never changes the bytes."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,7 +231,11 @@ class GameLog:
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes."""
-        return _dumps(self.to_dict())
+        if self.encoded is None:
+            return _dumps(self.to_dict())
+        head = _dumps({"version": self.version, "rules": {"name": self.rules_name, "version": self.rules_version}})
+        body = ",".join(self.encoded.upto(self.effects)).encode("utf-8")
+        return head[:-1] + b',"effects":[' + body + b"]}"
 
     @classmethod
     def from_dict(cls, v: Any, err: type[GameError] = InvalidLog, where: str = "log") -> GameLog:
@@ -255,10 +288,10 @@ class Snapshot:
     def rules_version(self) -> str:
         return self.log.rules_version
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, with_log: bool = True) -> dict[str, Any]:
         return {
             "version": self.version,
-            "log": self.log.to_dict(),
+            "log": self.log.to_dict() if with_log else None,
             "phase": self.phase,
             "round": self.round,
             "vars": dict(self.vars),
@@ -292,8 +325,10 @@ class Snapshot:
         }
 
     def to_json(self) -> bytes:
-        """Compact, deterministic JSON bytes."""
-        return _dumps(self.to_dict())
+        """Compact, deterministic JSON bytes (the log part reuses its encoded effects)."""
+        rest = self.to_dict(with_log=False)
+        del rest["version"], rest["log"]
+        return b'{"version":%d,"log":%s,%s' % (self.version, self.log.to_json(), _dumps(rest)[1:])
 
     @classmethod
     def from_json(cls, data: bytes | str | None) -> Snapshot:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .effects import EMPTY_MAP, Effect, VarScope, coerce_effects, frozen_map
 from .errors import InvalidArgument
 from .state import GameView, State
-from .views import PlayerInfo
+from .views import Detour, PlayerInfo
 from .vocab import VAR_PRESENT, PhaseType, RoleType
 
 __all__ = ["Board", "seat", "mark"]
@@ -36,7 +36,8 @@ def mark(player: PlayerInfo, *keys: str) -> PlayerInfo:
 
 @dataclass(frozen=True)
 class Board:
-    """A position laid out by hand. ``ancestry`` lists the phase's compound parents."""
+    """A position laid out by hand. ``ancestry`` lists the phase's compound parents;
+    ``detours`` is the round's detour queue (head first)."""
 
     players: tuple[PlayerInfo, ...] = ()
     round: int = 1
@@ -45,10 +46,12 @@ class Board:
     vars: Mapping[str, str] = field(default_factory=lambda: EMPTY_MAP)
     round_vars: Mapping[str, str] = field(default_factory=lambda: EMPTY_MAP)
     actors: Mapping[PhaseType, tuple[str, ...]] = field(default_factory=dict)
+    detours: tuple[Detour, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "ancestry", tuple(self.ancestry))
+        object.__setattr__(self, "detours", tuple(Detour(*d) for d in self.detours))
         if self.round == 0:
             object.__setattr__(self, "round", 1)
 
@@ -62,6 +65,7 @@ class Board:
         s.vars = dict(self.vars)
         s.round_vars = dict(self.round_vars)
         s.actors = {k: tuple(v) for k, v in self.actors.items()}
+        s.detours = list(self.detours)
         return s
 
     def view(self) -> GameView:
@@ -82,6 +86,7 @@ class Board:
             frozen_map(s.vars),
             frozen_map(s.round_vars),
             dict(s.actors),
+            tuple(s.detours),
         )
 
     def player(self, player_id: str) -> PlayerInfo | None:

@@ -1,0 +1,57 @@
+"""Engines encode each logged effect once; the bytes are exactly the plain encoding's."""
+
+from __future__ import annotations
+
+import json
+
+import hiddenrole as hr
+from hiddenrole.games import redblue
+
+
+def plain(doc: dict[str, object]) -> bytes:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def test_cached_log_and_snapshot_bytes_equal_the_plain_encoding_as_the_game_grows() -> None:
+    engine = redblue.new_game(3, 3)
+    engine.start()
+    for step in range(6):
+        if engine.status().over:
+            break
+        for pid in engine.alive_player_ids():
+            target = [p for p in engine.alive_player_ids() if p != pid][step % 2]
+            engine.submit(pid, redblue.VOTE, [target])
+        snap = engine.snapshot()
+        assert snap.to_json() == plain(snap.to_dict())
+        log = engine.log()
+        assert log.encoded is not None
+        assert log.to_json() == plain(log.to_dict())
+        engine.end_phase()
+    # An old log object keeps its own (shorter) bytes after the game has moved on.
+    early = redblue.new_game(2, 2)
+    early.start()
+    first = early.log()
+    before = first.to_json()
+    early.submit("r1", redblue.VOTE, ["b1"])
+    early.end_phase()
+    assert first.to_json() == before
+    assert hr.GameLog.from_json(before).effects == first.effects
+
+
+def test_board_keeps_a_detour_queue_through_apply() -> None:
+    board = hr.Board(players=(hr.seat("h", "HUNTER"), hr.seat("v", "VILLAGER")), phase="DAY")
+    after = board.apply([hr.detour("h", "LAST"), hr.set_alive("h", False)])
+    assert after.detours == (hr.Detour("h", "LAST"),)
+    assert after.view().round_context().detours == (hr.Detour("h", "LAST"),)
+    assert not after.player("h").alive  # type: ignore[union-attr]
+
+
+def test_audience_of_names_only_seated_players() -> None:
+    rules = redblue.rules()
+    import dataclasses
+
+    leaky = dataclasses.replace(rules, audience=lambda event, view: ("r1", "ghost"))
+    engine = hr.Engine(leaky)
+    engine.add_player("r1", redblue.RED)
+    engine.add_player("b1", redblue.BLUE)
+    assert engine.audience_of(hr.Event("NEWS")) == ("r1",)
