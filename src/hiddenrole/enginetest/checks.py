@@ -1,0 +1,172 @@
+"""Comparable snapshots of an engine's behaviour and the first difference between two.
+
+The engine hands out NamedTuples and read-only mappings. :func:`plain` turns them
+into dicts with sorted keys and lists, so two behaviours compare with ``==`` and the
+first difference can be named by a path (``views.p3.allowed_skills[0]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+import hiddenrole as hr
+
+__all__ = [
+    "Behaviour",
+    "behaviour",
+    "behaviour_diff",
+    "diff",
+    "differences",
+    "plain",
+    "status_problems",
+    "who_acts_problems",
+]
+
+
+def plain(value: Any) -> Any:
+    """Nested NamedTuples/mappings/sequences as dicts (sorted keys) and lists."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    fields = getattr(value, "_fields", None)
+    if isinstance(value, tuple) and fields is not None:
+        return {f: plain(getattr(value, f)) for f in fields}
+    if isinstance(value, Mapping):
+        return {str(k): plain(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    return repr(value)
+
+
+def diff(a: Any, b: Any, path: str = "") -> str | None:
+    """``None`` if the plain values are equal, else the first differing path and both sides."""
+    return next(differences(a, b, path), None)
+
+
+def differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
+    """Every differing path between two plain values, in key/index order."""
+    if a == b:
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                yield f"{path}.{k}: only in {'second' if k not in a else 'first'} ({a.get(k, b.get(k))!r})"
+            else:
+                yield from differences(a[k], b[k], f"{path}.{k}")
+        return
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            yield from differences(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            yield f"{path}: lengths {len(a)} != {len(b)}"
+        return
+    yield f"{path or '(value)'}: {_short(a)} != {_short(b)}"
+
+
+def _short(v: Any, limit: int = 300) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Behaviour(NamedTuple):
+    """Everything a host can ask about "what happens next", as the engine answered it.
+
+    Two engines that agree on all of this will be driven identically by any host.
+    Fields hold the engine's own immutable values, so comparing is cheap; use
+    :func:`plain` and :func:`diff` to describe a mismatch.
+    """
+
+    status: hr.Status
+    allowed: tuple[tuple[str, tuple[hr.SkillType, ...]], ...]
+    views: tuple[hr.PlayerView, ...]
+    readiness: hr.Readiness
+    actors: tuple[tuple[hr.RoleType, tuple[str, ...], tuple[hr.SkillType, ...]], ...]
+    pending: tuple[hr.SkillUse, ...]
+
+
+def behaviour(engine: hr.Engine) -> Behaviour:
+    """Allowed skills and player view of every seat, readiness, actors per role, pending, status."""
+    ids = engine.player_ids()
+    info = engine.phase_info()
+    return Behaviour(
+        engine.status(),
+        tuple((pid, engine.allowed_skills(pid)) for pid in ids),
+        tuple(engine.player_view(pid) for pid in ids),
+        engine.readiness(),
+        tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
+        engine.pending_uses(),
+    )
+
+
+def behaviour_diff(a: Behaviour, b: Behaviour) -> str | None:
+    """``None`` if equal, else the first difference, by path."""
+    if a == b:
+        return None
+    return diff(plain(a), plain(b), "behaviour") or "behaviour: differs"
+
+
+def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
+    """Where the three "who may act" answers disagree (empty list: they agree).
+
+    1. ``allowed_skills(p)`` equals ``player_view(p).allowed_skills``;
+    2. it equals the union of the skills phase info lists for the roles under which
+       ``p`` is named as an actor (its own role and the every-role step ``""``);
+    3. everyone readiness lists as owing or offered an action may use that skill,
+       under their own role, and ``acted`` is exactly who has pending submissions.
+    """
+    out: list[str] = []
+    status = b.status
+    allowed = dict(b.allowed)
+    roles = {pid: engine.player_info(pid).role for pid in allowed}
+    by_role = {role: (ids, skills) for role, ids, skills in b.actors}
+    for view in b.views:
+        pid = view.player_id
+        if view.allowed_skills != allowed.get(pid):
+            out.append(f"{pid}: allowed_skills {allowed.get(pid)} but player_view says {view.allowed_skills}")
+        if view.phase != status.phase or view.round != status.round:
+            out.append(f"{pid}: player_view is at {view.phase}/{view.round}, status at {status.phase}/{status.round}")
+    for pid, skills in b.allowed:
+        expected: set[str] = set()
+        for role in ("", roles[pid]):
+            ids, role_skills = by_role.get(role, ((), ()))
+            if pid in ids:
+                expected.update(role_skills)
+        expected.discard("")
+        if expected != set(skills):
+            out.append(f"{pid}: allowed_skills {sorted(skills)} but phase_info implies {sorted(expected)}")
+    r = b.readiness
+    if (r.phase, r.round) != (status.phase, status.round):
+        out.append(f"readiness is at {r.phase}/{r.round}, status at {status.phase}/{status.round}")
+    for kind, actions in (("pending", r.pending), ("optional", r.optional)):
+        for a in actions:
+            if a.player_id not in roles:
+                out.append(f"readiness.{kind} names unknown player {a.player_id!r}")
+                continue
+            if a.skill not in allowed[a.player_id]:
+                out.append(f"readiness.{kind}: {a.player_id} owes {a.skill} but may use only {allowed[a.player_id]}")
+            if a.role != roles[a.player_id]:
+                out.append(f"readiness.{kind}: {a.player_id} listed as {a.role}, is {roles[a.player_id]}")
+    acted = tuple(sorted({u.player_id for u in b.pending}))
+    if tuple(r.acted) != acted:
+        out.append(f"readiness.acted {list(r.acted)} but pending submissions come from {list(acted)}")
+    if status.over and (any(skills for _, skills in b.allowed) or any(ids for _, ids, _ in b.actors)):
+        out.append("the game is over but someone may still act")
+    return out
+
+
+def status_problems(status: hr.Status, previous_round: int) -> list[str]:
+    """Invariant E on one status: over iff END, winners only when over, round sane."""
+    out: list[str] = []
+    if status.over != (status.phase == hr.END):
+        out.append(f"over={status.over} but phase={status.phase}")
+    if not status.over and status.winners:
+        out.append(f"winners {status.winners} while the game is running")
+    if list(status.winners) != sorted(set(status.winners)):
+        out.append(f"winners {status.winners} are not sorted and unique")
+    if status.round < 1:
+        out.append(f"round {status.round} < 1 after start")
+    if status.round < previous_round:
+        out.append(f"round went down from {previous_round} to {status.round}")
+    return out

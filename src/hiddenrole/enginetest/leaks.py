@@ -1,0 +1,340 @@
+"""Invariant H: a seat cannot tell apart two deals that differ only in what it may not know.
+
+For a viewer seat P, its *side* is P plus the teammates the rules show P. Deal A is the
+game as set up; deal B (the *twin*) gives the side the same roles and P's side the same
+initial views, and differs elsewhere (by default: the roles of the other seats are
+permuted). Both deals are then played the same way: every seat outside the side
+abstains, and each side seat picks its actions with a generator seeded by the seed,
+the viewer and a digest of everything the side has observed so far. While the two
+deals look the same to the side, the side therefore acts the same in both, and the
+first observation that differs is a leak.
+
+Observations are: each side seat's player view at every step, every event whose
+audience includes a side seat (an unknown audience counts as everyone, as a host that
+broadcasts unrouted events would), every chat line a side seat hears, and the results
+of the side's own submissions and chat attempts. Information a spec declares
+:class:`~.core.Public` may differ, but a difference in it ends the comparison (the
+table told the side something that tells the deals apart). The end of the game is
+public at every table: ``GAME_ENDED`` is not compared, and a deal whose observations
+stopped earlier (it ended, or reached ``max_steps``) only has to be a prefix of the
+other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import hiddenrole as hr
+
+from .checks import differences, plain
+from .core import Game, Invariant, InvariantError, Observation
+from .policy import choose_targets, find_step
+from .spec import LeakCheck, Report, Spec
+
+__all__ = ["check_leaks", "default_chat", "observe"]
+
+
+def default_chat(sender: str, phase: hr.PhaseType, round_: int) -> str:
+    """A line that depends only on public facts, so hearing it or not is the only signal."""
+    return f"{sender} speaks in {phase} of round {round_}"
+
+
+def check_leaks(spec: Spec, leaks: LeakCheck, seed: int, game: Game, report: Report) -> None:
+    """Run invariant H for the viewers chosen for ``seed``; raise on the first leak."""
+    rng = random.Random(f"leaks/{seed}")
+    probe = _start(game)
+    for viewer in _viewers(leaks, game, rng):
+        side = frozenset((viewer, *probe.teammates(viewer)))
+        role = game.role_of(viewer)
+        twin = _find_twin(spec, leaks, game, side, rng, seed, viewer)
+        if twin is None:
+            report.leak_skipped[role] += 1
+            continue
+        obs_a = observe(spec, leaks, game, side, seed, viewer)
+        obs_b = observe(spec, leaks, twin, side, seed, viewer)
+        report.leak_pairs += 1
+        report.leak_viewers[role] += 1
+        problem = _compare(obs_a, obs_b)
+        if problem is not None:
+            first = problem[1] or problem[2]
+            raise InvariantError(
+                spec.name,
+                Invariant.LEAK,
+                _leak_text(game, twin, viewer, side, problem),
+                seed=seed,
+                step=None if first is None else first.step,
+            )
+
+
+def _viewers(leaks: LeakCheck, game: Game, rng: random.Random) -> list[str]:
+    """One seat of each required role present, then random seats up to ``viewers_per_game``."""
+    chosen: list[str] = []
+    for role in leaks.roles:
+        holders = [pid for pid, r in game.seats if r == role and pid not in chosen]
+        if holders:
+            chosen.append(rng.choice(holders))
+    rest = [pid for pid, _ in game.seats if pid not in chosen]
+    rng.shuffle(rest)
+    while len(chosen) < leaks.viewers_per_game and rest:
+        chosen.append(rest.pop())
+    return chosen
+
+
+def _start(game: Game) -> hr.Engine:
+    engine = game.engine_type(game.rules)
+    for pid, role in game.seats:
+        engine.add_player(pid, role)
+    engine.start()
+    return engine
+
+
+def _redactor(leaks: LeakCheck) -> Callable[[Observation], Observation | None]:
+    """One function applying every :class:`Public` declaration to an observation."""
+    types = frozenset().union(*(p.event_types for p in leaks.public))
+    keys = frozenset().union(*(p.data_keys for p in leaks.public))
+    phases = frozenset().union(*(p.phases for p in leaks.public))
+    info_keys = frozenset().union(*(p.role_info_keys for p in leaks.public))
+    custom = [p.redact for p in leaks.public if p.redact is not None]
+
+    def split(o: Observation, field: str, public_keys: frozenset[str]) -> Observation:
+        inner = o.value[field]
+        if not any(k in public_keys for k in inner):
+            return o
+        private = {k: v for k, v in inner.items() if k not in public_keys}
+        public = {k: v for k, v in inner.items() if k in public_keys}
+        return replace(o, value={**o.value, field: private}, public={field: public})
+
+    def redact(o: Observation) -> Observation | None:
+        if o.phase in phases or (o.kind == "event" and o.value["type"] in types):
+            o = replace(o, value=None, public=o.value, public_only=True)
+        elif o.kind == "event" and keys:
+            o = split(o, "data", keys)
+        elif o.kind == "view" and info_keys:
+            o = split(o, "role_info", info_keys)
+        for fn in custom:
+            got = fn(o)
+            if got is None:
+                return None
+            o = got
+        return o
+
+    return redact
+
+
+def _side_views(
+    engine: hr.Engine, side: frozenset[str], redact: Callable[[Observation], Observation | None]
+) -> list[Any]:
+    out = []
+    for pid in sorted(side):
+        v = engine.player_view(pid)
+        o = redact(Observation(0, pid, "view", v.phase, plain(v)))
+        out.append(None if o is None else o.full_key())
+    return out
+
+
+def _find_twin(
+    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], rng: random.Random, seed: int, viewer: str
+) -> Game | None:
+    """The first candidate twin in which the side holds the same roles and sees the same start."""
+    redact = _redactor(leaks)
+    base = _side_views(_start(game), side, redact)
+    try:
+        candidates = iter(leaks.twin(game, side, rng))
+    except Exception as exc:
+        raise InvariantError(spec.name, Invariant.CRASH, f"twin() raised {exc!r}", seed=seed) from exc
+    for _ in range(leaks.attempts):
+        try:
+            twin = next(candidates, None)
+        except Exception as exc:
+            raise InvariantError(spec.name, Invariant.CRASH, f"twin() raised {exc!r}", seed=seed) from exc
+        if twin is None:
+            return None
+        if twin == game or any(twin.role_of(pid) != game.role_of(pid) for pid in side):
+            continue
+        try:
+            views = _side_views(_start(twin), side, redact)
+        except hr.GameError:
+            continue  # e.g. BoardAlreadyDecided: not a playable deal
+        if views == base:
+            return twin
+    return None
+
+
+class _Observer:
+    """Collects one deal's observations for the side, in order, and digests them."""
+
+    def __init__(self, leaks: LeakCheck, side: frozenset[str]) -> None:
+        self.side = sorted(side)
+        self.redact = _redactor(leaks)
+        self.items: list[Observation] = []
+        self.digest = hashlib.sha256()
+        self.events: list[tuple[hr.Event, hr.PhaseType]] = []
+        self.messages: list[tuple[hr.Message, tuple[str, ...]]] = []
+        self.phase: hr.PhaseType = hr.START
+
+    def add(self, step: int, seat: str, kind: str, phase: hr.PhaseType, value: Any) -> None:
+        o = self.redact(Observation(step, seat, kind, phase, value))
+        if o is None:
+            return
+        self.items.append(o)
+        self.digest.update(repr(o.full_key()).encode())
+
+    def on_event(self, event: hr.Event) -> None:
+        self.events.append((event, self.phase))
+
+    def on_message(self, message: hr.Message, receivers: tuple[str, ...]) -> None:
+        self.messages.append((message, receivers))
+
+    def flush_events(self, engine: hr.Engine, step: int) -> None:
+        """Route recorded events by ``audience_of`` (board as when they were published)."""
+        for ev, phase in self.events:
+            if ev.type == hr.GAME_ENDED:
+                continue
+            audience = engine.audience_of(ev)
+            value = plain(ev)
+            for pid in self.side:
+                if audience is None or pid in audience:
+                    self.add(step, pid, "event", phase, value)
+        self.events.clear()
+
+    def flush_messages(self, step: int) -> None:
+        for msg, receivers in self.messages:
+            for pid in self.side:
+                if pid in receivers:
+                    self.add(step, pid, "message", msg.phase, plain(msg))
+        self.messages.clear()
+
+
+def observe(
+    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str
+) -> list[Observation]:
+    """Play ``game`` with the side scripted and everyone else abstaining; return what the side saw."""
+    obs = _Observer(leaks, side)
+    engine = game.engine_type(game.rules)
+    try:
+        for pid, role in game.seats:
+            engine.add_player(pid, role)
+        engine.on_event(obs.on_event)
+        engine.on_message(obs.on_message)
+        engine.start()
+        obs.phase = engine.status().phase
+        obs.flush_events(engine, 0)
+        for step in range(spec.max_steps):
+            status = engine.status()
+            if status.over:
+                return obs.items
+            obs.phase = status.phase
+            views = {pid: engine.player_view(pid) for pid in obs.side}
+            for pid in obs.side:
+                obs.add(step, pid, "view", status.phase, plain(views[pid]))
+            if leaks.chat is not None:
+                _chat(engine, leaks, obs, game, status, step)
+            for pid in obs.side:
+                _side_act(engine, game, obs, views[pid], seed, viewer, step)
+            engine.end_phase()
+            obs.flush_events(engine, step + 1)
+        return obs.items
+    except InvariantError:
+        raise
+    except Exception as exc:
+        raise InvariantError(
+            spec.name,
+            Invariant.CRASH,
+            f"while checking indistinguishability for viewer {viewer} on deal {game.describe()}: "
+            f"{type(exc).__name__}: {exc}",
+            seed=seed,
+        ) from exc
+
+
+def _chat(engine: hr.Engine, leaks: LeakCheck, obs: _Observer, game: Game, status: hr.Status, step: int) -> None:
+    chat = leaks.chat
+    assert chat is not None
+    for pid, _ in sorted(game.seats):
+        line = chat(pid, status.phase, status.round)
+        if line is None:
+            continue
+        try:
+            engine.send_message(pid, line)
+            result = "ok"
+        except hr.GameError as exc:
+            result = exc.code
+        if pid in obs.side:
+            obs.add(step, pid, "speak", status.phase, result)
+    obs.flush_messages(step)
+
+
+def _side_act(
+    engine: hr.Engine, game: Game, obs: _Observer, view: hr.PlayerView, seed: int, viewer: str, step: int
+) -> None:
+    """One side seat acts, choosing only from what the side has observed."""
+    if not view.allowed_skills:
+        return
+    rng = random.Random(f"{seed}/{viewer}/{obs.digest.hexdigest()}/{view.player_id}")
+    skill = rng.choice(view.allowed_skills)
+    pstep = find_step(game.rules.config, view.phase, view.self.role, skill)
+    if pstep is None:
+        return
+    players = [(p.id, p.alive) for p in view.players]
+    targets = choose_targets(pstep, view.player_id, players, game.rules.config.target_pools, rng)
+    if targets is None:
+        return
+    try:
+        engine.submit(view.player_id, skill, targets)
+        result = "ok"
+    except hr.GameError as exc:
+        result = exc.code
+    obs.add(step, view.player_id, "submit", view.phase, {"skill": skill, "targets": list(targets), "result": result})
+
+
+_Problem = tuple[int, Observation | None, Observation | None]
+
+
+def _compare(a: Sequence[Observation], b: Sequence[Observation]) -> _Problem | None:
+    """The first index where the side's private observations differ (a leak), if any.
+
+    The walk stops without a leak at the first difference in declared-public
+    information: from there on the deals are legitimately distinguishable. A stream
+    that is a strict prefix of the other is not a leak either: it stopped because its
+    game ended (announced at every table) or reached ``max_steps`` (a harness limit).
+    """
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x.full_key() == y.full_key():
+            continue
+        if x.public_only or y.public_only or x.key() == y.key():
+            return None
+        return (i, x, y)
+    return None
+
+
+def _leak_text(game: Game, twin: Game, viewer: str, side: frozenset[str], problem: _Problem) -> str:
+    i, x, y = problem
+    moved = [f"{pid}: {r} -> {twin.role_of(pid)}" for pid, r in game.seats if twin.role_of(pid) != r]
+    lines = [
+        f"viewer {viewer} ({game.role_of(viewer)}), side {sorted(side)}",
+        f"deal A: {game.describe()}",
+        f"deal B: {twin.describe()}",
+        f"differs at: {', '.join(moved) if moved else '(rules/deal data only)'}",
+        f"first differing observation #{i}:",
+        f"  A: {_obs_text(x)}",
+        f"  B: {_obs_text(y)}",
+    ]
+    if x is not None and y is not None and x.kind == y.kind:
+        found = list(itertools.islice(differences(x.value, y.value, x.kind), 4))
+        lines.append(f"  in short: {'; '.join(found)}")
+    return "\n".join(lines)
+
+
+def _obs_text(o: Observation | None) -> str:
+    if o is None:
+        return "(nothing: the deal produced no further observation)"
+    text = repr(o.value)
+    if o.public is not None and not o.public_only:
+        text += f" (public part: {o.public!r})"
+    if len(text) > 600:
+        text = text[:597] + "..."
+    return f"step {o.step}, phase {o.phase}, {o.kind} seen by {o.seat}: {text}"

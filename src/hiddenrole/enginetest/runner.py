@@ -1,0 +1,346 @@
+"""Play random games from seeds and check invariants A-G after every step.
+
+One game is a loop over steps. Step ``k`` is the state after ``k`` phases have ended
+(step 0: just after ``start``). At each step, with nothing pending yet, the harness
+checks the status (E) and the log replay (B); a finished game then gets C, D, the
+snapshot round trip (A) and F, and the loop stops. A running game gets its act
+function, then C, D and A, where A ends the phase on the original and on two restored
+copies and compares what comes out. Events reach a recorder that enforces G.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import NoReturn, TypeVar
+
+import hiddenrole as hr
+
+from .checks import Behaviour, behaviour, behaviour_diff, diff, plain, status_problems, who_acts_problems
+from .core import Game, Invariant, InvariantError, Labeler, Turn
+from .leaks import check_leaks
+from .spec import Report, Spec
+
+__all__ = ["run", "run_one", "victory_now"]
+
+T = TypeVar("T")
+
+
+def run(spec: Spec) -> Report:
+    """Play every seed of ``spec``; raise :class:`InvariantError` at the first broken invariant.
+
+    After all games, checks ``must_see`` labels and the leak check's viewer coverage.
+    """
+    if not isinstance(spec, Spec):
+        raise hr.InvalidArgument("run() needs an enginetest.Spec")
+    report = Report(spec.name)
+    for seed in spec.seeds:
+        _play(spec, seed, report)
+    missing = [label for label in spec.must_see if report.labels[label] == 0]
+    if missing:
+        seen = ", ".join(f"{k}={v}" for k, v in sorted(report.labels.items()))
+        raise InvariantError(
+            spec.name,
+            Invariant.MUST_SEE,
+            f"never seen in {report.games} games: {', '.join(missing)}\nlabels seen: {seen}",
+        )
+    if spec.leaks is not None and (spec.leaks.games is None or spec.leaks.games > 0):
+        uncovered = [r for r in spec.leaks.roles if report.leak_viewers[r] == 0]
+        if uncovered:
+            raise InvariantError(
+                spec.name,
+                Invariant.COVERAGE,
+                f"no indistinguishability check had a viewer of role {', '.join(uncovered)} "
+                f"(no deal held it, or no twin deal was found; skipped: {dict(sorted(report.leak_skipped.items()))})",
+            )
+    return report
+
+
+def run_one(spec: Spec, seed: int) -> Report:
+    """Play the single game ``seed`` of ``spec`` exactly as :func:`run` does (to reproduce a failure).
+
+    The run-wide checks (``must_see``, viewer coverage) are not made for one game.
+    """
+    if not isinstance(spec, Spec):
+        raise hr.InvalidArgument("run_one() needs an enginetest.Spec")
+    report = Report(spec.name)
+    _play(spec, seed, report)
+    return report
+
+
+def _play(spec: Spec, seed: int, report: Report) -> None:
+    g = _GameRun(spec, seed, report)
+    g.play()
+    report.games += 1
+    report.finished += g.finished
+    report.steps += g.step
+    leaks = spec.leaks
+    if leaks is None:
+        return
+    if leaks.games is None or 0 <= seed - spec.start < leaks.games:
+        check_leaks(spec, leaks, seed, g.game, report)
+
+
+class _EventRecorder:
+    """Counts event types and remembers any kernel primitive that was published (G)."""
+
+    __slots__ = ("leaked", "types")
+
+    def __init__(self) -> None:
+        self.types: Counter[str] = Counter()
+        self.leaked: list[hr.Event] = []
+
+    def __call__(self, event: hr.Event) -> None:
+        self.types[event.type] += 1
+        if event.type in hr.INTERNAL_EVENTS:
+            self.leaked.append(event)
+
+
+class _GameRun:
+    """One seeded game under the harness. ``fail`` raises with the seed and step."""
+
+    def __init__(self, spec: Spec, seed: int, report: Report) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.report = report
+        self.step = 0
+        self.finished = 0
+        self.rng = random.Random(seed)
+        self.recorder = _EventRecorder()
+        self.clone_recorder = _EventRecorder()
+        self.previous_round = 0
+        game: object = self._guarded(partial(spec.setup, self.rng), "setup")
+        if not isinstance(game, Game):
+            self.fail(Invariant.CRASH, f"setup returned {type(game).__name__}, not an enginetest.Game")
+        self.game = game
+        self.rules = game.rules
+        self.engine_type = game.engine_type
+        self.engine = self._guarded(self._build, "seating and start")
+
+    # ------------------------------------------------------------------ plumbing
+
+    def fail(self, invariant: Invariant, detail: str) -> NoReturn:
+        raise InvariantError(self.spec.name, invariant, detail, seed=self.seed, step=self.step)
+
+    def _guarded(self, fn: Callable[[], T], what: str, invariant: Invariant = Invariant.CRASH) -> T:
+        """Run ``fn``; any exception becomes an :class:`InvariantError` with seed, step and traceback."""
+        try:
+            return fn()
+        except InvariantError:
+            raise
+        except Exception as exc:
+            tb = "".join(traceback.format_exception(exc, limit=-4))
+            self.fail(invariant, f"{what} raised {type(exc).__name__}: {exc}\n{tb.rstrip()}")
+
+    def _build(self) -> hr.Engine:
+        engine = self.engine_type(self.rules)
+        for pid, role in self.game.seats:
+            engine.add_player(pid, role)
+        engine.on_event(self.recorder)
+        engine.start()
+        return engine
+
+    def _label(self, names: Iterable[str]) -> None:
+        for n in names:
+            self.report.labels[n] += 1
+
+    # ------------------------------------------------------------------ the loop
+
+    def play(self) -> None:
+        spec = self.spec
+        while True:
+            status = self.engine.status()
+            self.check_status(status)
+            current = self.check_replay()
+            if status.over:
+                self.check_finished(status, current)
+                self.finished = 1
+                self._label([f"won:{w}" for w in status.winners] or ["won:none"])
+                return
+            self._label([f"phase:{status.phase}"])
+            if self.step >= spec.max_steps:
+                self.check_restore(self.check_who_acts_and_stable(current), end=False)
+                if spec.want_end:
+                    self.fail(Invariant.WANT_END, f"still running after {spec.max_steps} steps: {status}")
+                return
+            if spec.act is not None:
+                turn = Turn(self.engine, self.rng, self.seed, self.step, self.game)
+                self._guarded(partial(spec.act, turn), "act")
+                self.report.labels.update(turn.labels)
+            effects = self.check_restore(self.check_who_acts_and_stable(), end=True)
+            self.step += 1
+            self.check_primitives()
+            if spec.labeler is not None:
+                self._label(self._guarded(partial(_labels, spec.labeler, self.engine, effects), "labeler"))
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_status(self, status: hr.Status) -> None:
+        """E: status coherent; rounds never decrease."""
+        problems = status_problems(status, self.previous_round)
+        if problems:
+            self.fail(Invariant.STATUS, "\n".join(problems))
+        self.previous_round = status.round
+
+    def check_who_acts_and_stable(self, b: Behaviour | None = None) -> Behaviour:
+        """C and D on the live engine; returns its behaviour for A."""
+        engine = self.engine
+        if b is None:
+            b = self._guarded(partial(behaviour, engine), "reading the engine")
+        problems = self._guarded(partial(who_acts_problems, engine, b), "reading the engine")
+        if problems:
+            self.fail(Invariant.WHO_ACTS, "\n".join(problems))
+        d = behaviour_diff(b, self._guarded(partial(behaviour, engine), "reading the engine", Invariant.STABLE))
+        if d:
+            self.fail(Invariant.STABLE, f"asking twice gave different answers: {d}")
+        infos = [engine.phase_info() for _ in range(3)]
+        if any(i != infos[0] for i in infos[1:]):
+            self.fail(Invariant.STABLE, "phase_info changed between three identical queries")
+        if engine.snapshot() != engine.snapshot():
+            self.fail(Invariant.STABLE, "two snapshots in a row differ")
+        return b
+
+    def _parsed(self, data: bytes) -> hr.Snapshot:
+        snap = hr.Snapshot.from_json(data)
+        if snap != self.engine.snapshot() and snap.to_json() != data:
+            self.fail(Invariant.SNAPSHOT, "snapshot JSON does not decode to the snapshot it came from")
+        return snap
+
+    def _restored(self, snap: hr.Snapshot, verify: bool) -> hr.Engine:
+        clone = self.engine_type.restore(self.rules, snap, verify=verify)
+        clone.on_event(self.clone_recorder)
+        return clone
+
+    def check_restore(self, b: Behaviour, end: bool) -> tuple[hr.Effect, ...]:
+        """A: restore from snapshot JSON (verified and unverified); same behaviour; same future."""
+        data = self.engine.snapshot().to_json()
+        snap = self._guarded(partial(self._parsed, data), "Snapshot.from_json", Invariant.SNAPSHOT)
+        clones: list[tuple[str, hr.Engine]] = []
+        for verify in (False, True):
+            how = f"restore(verify={verify})"
+            clone = self._guarded(partial(self._restored, snap, verify), how, Invariant.SNAPSHOT)
+            d = behaviour_diff(b, self._guarded(partial(behaviour, clone), how, Invariant.SNAPSHOT))
+            if d:
+                self.fail(Invariant.SNAPSHOT, f"the engine from {how} behaves differently: {d}")
+            clones.append((how, clone))
+        if not end:
+            return ()
+        effects = self._guarded(self.engine.end_phase, "end_phase")
+        after = self.engine.snapshot()
+        status = self.engine.status()
+        for how, clone in clones:
+            got = self._guarded(clone.end_phase, f"end_phase on the engine from {how}", Invariant.SNAPSHOT)
+            if got != effects:
+                d = diff(plain(effects), plain(got), "effects")
+                self.fail(Invariant.SNAPSHOT, f"after {how}, end_phase produced other effects: {d}")
+            d = snapshot_diff(after, clone.snapshot())
+            if d:
+                self.fail(Invariant.SNAPSHOT, f"after {how} and end_phase, snapshots differ: {d}")
+            if clone.status() != status:
+                self.fail(Invariant.SNAPSHOT, f"after {how} and end_phase: {clone.status()} != {status}")
+        return effects
+
+    def _replayed(self, data: bytes, log: hr.GameLog) -> hr.Engine:
+        parsed = hr.GameLog.from_json(data)
+        if parsed != log and parsed.to_json() != data:
+            self.fail(Invariant.REPLAY, "log JSON does not decode to the log it came from")
+        return self.engine_type.replay(self.rules, parsed)
+
+    def check_replay(self) -> Behaviour:
+        """B: with nothing pending, the JSON log replays to the same bytes and behaviour.
+
+        Returns the live engine's behaviour (reused by the other checks of this step).
+        """
+        engine = self.engine
+        mine = self._guarded(partial(behaviour, engine), "reading the engine")
+        if mine.pending:
+            return mine
+        log = engine.log()
+        data = log.to_json()
+        again = self._guarded(partial(self._replayed, data, log), "replay", Invariant.REPLAY)
+        theirs = again.log()
+        if theirs != log and theirs.to_json() != data:
+            self.fail(Invariant.REPLAY, "the replayed engine's log differs from the log it was built from")
+        d = snapshot_diff(engine.snapshot(), again.snapshot())
+        if d:
+            self.fail(Invariant.REPLAY, f"replay rebuilt a different board: {d}")
+        d = behaviour_diff(mine, self._guarded(partial(behaviour, again), "replay", Invariant.REPLAY))
+        if d:
+            self.fail(Invariant.REPLAY, f"the replayed engine behaves differently: {d}")
+        return mine
+
+    def check_primitives(self) -> None:
+        """G: no kernel primitive reached an event handler (original or restored engines)."""
+        for who, rec in (("the engine", self.recorder), ("a restored engine", self.clone_recorder)):
+            if rec.leaked:
+                ev = rec.leaked[0]
+                self.fail(Invariant.PRIMITIVES, f"{who} published kernel primitive {ev.type}: {ev}")
+        self._label(self.recorder.types.elements())
+        self.recorder.types.clear()
+
+    def _must_refuse(self, what: str, poke: Callable[[], object]) -> None:
+        """F: ``poke`` on a finished game raises GameEnded."""
+        try:
+            poke()
+        except hr.GameEnded:
+            return
+        except Exception as exc:
+            self.fail(Invariant.FINISHED, f"{what} after the end raised {type(exc).__name__}, not GameEnded")
+        self.fail(Invariant.FINISHED, f"{what} after the end was accepted")
+
+    def check_finished(self, status: hr.Status, current: Behaviour) -> None:
+        """F (plus C, D, A and G on the final board): the end is final and survives saving."""
+        self.check_restore(self.check_who_acts_and_stable(current), end=False)
+        engine = self.engine
+        data = engine.snapshot().to_json()
+        first = engine.player_ids()[0]
+        self._must_refuse("end_phase", engine.end_phase)
+        self._must_refuse("submit", partial(engine.submit, first, hr.SKIP))
+        if engine.snapshot().to_json() != data or engine.status() != status:
+            self.fail(Invariant.FINISHED, "poking a finished game changed it")
+        for verify in (False, True):
+            restore = partial(self.engine_type.restore, self.rules, data, verify=verify)
+            clone = self._guarded(restore, f"restore(verify={verify})", Invariant.FINISHED)
+            if clone.status() != status or clone.snapshot().to_json() != data:
+                self.fail(Invariant.FINISHED, f"a saved finished game restores as {clone.status()}, not {status}")
+            self._must_refuse(f"end_phase on a restored (verify={verify}) finished game", clone.end_phase)
+        again = self._guarded(partial(victory_now, self.rules, engine.view()), "victory", Invariant.FINISHED)
+        if again is not None and again != status.winners:
+            self.fail(
+                Invariant.FINISHED,
+                f"the game ended with winners {list(status.winners)}, but the rules now say {list(again)} "
+                "for the same final board",
+            )
+        self.check_primitives()
+
+
+def snapshot_diff(a: hr.Snapshot, b: hr.Snapshot) -> str | None:
+    """``None`` if the two snapshots encode to the same JSON bytes, else the first difference.
+
+    Equal values encode identically, so bytes are produced only when the values differ.
+    """
+    if a == b:
+        return None
+    ours, theirs = a.to_json(), b.to_json()
+    if ours == theirs:
+        return None
+    return diff(json.loads(ours), json.loads(theirs), "snapshot") or "snapshot: bytes differ"
+
+
+def _labels(labeler: Labeler, engine: hr.Engine, effects: tuple[hr.Effect, ...]) -> tuple[str, ...]:
+    return tuple(labeler(engine, effects))
+
+
+def victory_now(rules: hr.Rules, view: hr.GameView) -> tuple[str, ...] | None:
+    """Ask the rules' victory checker about ``view`` directly (``None``: undecided or no checker)."""
+    checker = rules.victory
+    if checker is None:
+        return None
+    method = getattr(checker, "check_victory", None)
+    fn: Callable[[hr.GameView], Iterable[str] | None] = method if callable(method) else checker  # type: ignore[assignment]
+    got = fn(view)
+    return None if got is None else tuple(sorted(set(got)))
