@@ -736,10 +736,12 @@ class Engine:
         """Host's sharp knife: apply effects through the same write point, now.
 
         Interceptors run, the effects are logged and published, but no phase ends and
-        no victory is checked.
+        no victory is checked. A finished game is final: applying to it raises GameEnded.
         """
         with self._lock:
             self._guard()
+            if self._state.phase == END:
+                raise GameEnded("the game is over; its board is final")
             backup = self._state.clone()
             out: list[Effect] = []
             try:
@@ -877,10 +879,10 @@ class Engine:
             table = self._table()
             if table.queued:
                 if not s.turns:
-                    return Readiness(s.phase, s.round, True, (), (), acted)
+                    return Readiness(s.phase, s.round, True, (), (), acted, "", s.delayed)
                 head = players[s.turns[0]]
                 pend = [PendingAction(head.id, head.role, k) for k in self._allowed(head) if k not in table.out_of_turn]
-                return Readiness(s.phase, s.round, False, tuple(pend), (), acted, head.id)
+                return Readiness(s.phase, s.round, False, tuple(pend), (), acted, head.id, s.delayed)
             for req in table.requirements:
                 actors = self._actors_for(req.role)
                 if not actors:

@@ -124,6 +124,8 @@ class Readiness(NamedTuple):
     acted: tuple[str, ...]
     turn: str = ""
     """Whose turn it is in a turn-ordered phase, else ``""``."""
+    delayed: tuple[str, ...] = ()
+    """Players who already delayed their turn this phase (INITIATIVE phases)."""
 
 
 class RolePhaseInfo(NamedTuple):

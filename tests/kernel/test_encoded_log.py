@@ -55,3 +55,18 @@ def test_audience_of_names_only_seated_players() -> None:
     engine.add_player("r1", redblue.RED)
     engine.add_player("b1", redblue.BLUE)
     assert engine.audience_of(hr.Event("NEWS")) == ("r1",)
+
+
+def test_apply_to_a_finished_game_is_refused_and_changes_nothing() -> None:
+    engine = redblue.new_game(1, 2)
+    engine.start()
+    for pid in engine.alive_player_ids():
+        engine.submit(pid, redblue.VOTE, ["r1"] if pid != "r1" else ["b1"])
+    engine.end_phase()
+    assert engine.status().over
+    before = engine.snapshot().to_json()
+    import pytest
+
+    with pytest.raises(hr.GameEnded):
+        engine.apply(hr.set_alive("r1", True))
+    assert engine.snapshot().to_json() == before

@@ -288,3 +288,13 @@ def test_turn_settings_are_validated(kwargs: dict[str, object], message: str) ->
 def test_unknown_turn_order_is_a_typed_error() -> None:
     with pytest.raises(hr.InvalidArgument):
         hr.PhaseConfig(turn_order="ROUND_ROBIN")  # type: ignore[arg-type]
+
+
+def test_readiness_lists_who_already_delayed() -> None:
+    rules = make_rules(hr.INITIATIVE, initiative_var="init")
+    engine = new(rules, (("a", "SLOW"), ("b", "FAST"), ("c", "SLOW")))
+    assert engine.readiness().delayed == ()
+    engine.delay_turn("b")
+    assert engine.readiness().delayed == ("b",)
+    again = hr.Engine.restore(rules, engine.snapshot().to_json())
+    assert again.readiness().delayed == ("b",)
