@@ -187,7 +187,7 @@ class _Compiled:
     restores, replays) shares this instead of recomputing it.
     """
 
-    __slots__ = ("bound", "cfg", "compound", "paths", "tables")
+    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "tables")
 
     def __init__(self, rules: Rules) -> None:
         self.bound = Bound(rules)
@@ -196,6 +196,7 @@ class _Compiled:
         self.compound = cfg.compound_phases()
         self.tables: dict[PhaseType, _PhaseTable] = {}
         self.paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
+        self.plans: dict[tuple[PhaseType, PhaseType], tuple[tuple[PhaseAction, ...], tuple[PhaseAction, ...]]] = {}
         for name, pc in cfg.phases.items():
             self.paths[name] = cfg.path_of(name)
             if name in self.compound:
@@ -221,6 +222,7 @@ class Engine:
         "_message_handlers",
         "_paths",
         "_pending",
+        "_plans",
         "_state",
         "_tables",
         "_view",
@@ -240,6 +242,7 @@ class Engine:
         self._compound = comp.compound
         self._tables = comp.tables
         self._paths = comp.paths
+        self._plans = comp.plans
         self._state = State()
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
@@ -380,22 +383,31 @@ class Engine:
     def _transition(self, to: PhaseType) -> None:
         """Statechart external transition: exits innermost-first, entries outermost-first."""
         s = self._state
-        src = self._paths[s.phase]
-        dst = self._paths[to]
-        common = set(src[1:]).intersection(dst[1:])
+        key = (s.phase, to)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(s.phase, to)
+        exits, entries = plan
         pending = bool(s.detours)
-        phases = self._cfg.phases
-        for ph in src:
-            if ph not in common and ph in phases:
-                self._run_actions(phases[ph].on_exit, pending)
+        if exits:
+            self._run_actions(exits, pending)
         s.phase = to
-        s.ancestry = dst[1:]
-        for ph in reversed(dst):
-            if ph not in common and ph in phases:
-                self._run_actions(phases[ph].on_enter, pending)
+        s.ancestry = self._paths[to][1:]
+        if entries:
+            self._run_actions(entries, pending)
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
         self._start_turns()
+
+    def _plan(self, src_phase: PhaseType, to: PhaseType) -> tuple[tuple[PhaseAction, ...], tuple[PhaseAction, ...]]:
+        """The exit actions then entry actions of one transition (computed once per pair)."""
+        src = self._paths[src_phase]
+        dst = self._paths[to]
+        common = set(src[1:]).intersection(dst[1:])
+        phases = self._cfg.phases
+        exits = tuple(a for ph in src if ph not in common and ph in phases for a in phases[ph].on_exit)
+        entries = tuple(a for ph in reversed(dst) if ph not in common and ph in phases for a in phases[ph].on_enter)
+        return exits, entries
 
     def _start_turns(self) -> None:
         """Every phase starts with a fresh turn order (empty unless the phase is queued)."""
@@ -513,7 +525,6 @@ class Engine:
                 raise InvalidBoard("no players are seated")
             if self._check_victory() is not None:
                 raise BoardAlreadyDecided("the victory checker already declares a result")
-            backup = s.clone()
             try:
                 self._start_at(self._cfg.start_phase)
                 started = Effect(GAME_STARTED, phase=self._cfg.start_phase)
@@ -521,15 +532,21 @@ class Engine:
                 if self._b.game_setup is not None:
                     self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
             except BaseException:
-                self._restore_state(backup)
+                self._rebuild()
                 raise
             self._log.extend(batch)
             events.append(started.to_event())
         self._dispatch(events)
 
-    def _restore_state(self, backup: State) -> None:
-        self._state = backup
-        self._view = GameView(backup)
+    def _rebuild(self) -> None:
+        """Put the board back to what the log says, after an extension point raised midway.
+
+        The board is always the replay of the log (the log only grows after a step
+        succeeded), so this is exact, and it costs nothing on the path that succeeds.
+        """
+        self._state = State()
+        self._view = GameView(self._state)
+        self._replay(self._log)
 
     # ------------------------------------------------------------------ acting
 
@@ -588,7 +605,7 @@ class Engine:
             if table.order is TurnOrder.SIMULTANEOUS:
                 self._pending.append(use)
                 return use
-            backup, pending = s.clone(), list(self._pending)
+            pending = list(self._pending)
             self._pending.append(use)
             out: list[Effect] = []
             try:
@@ -599,7 +616,7 @@ class Engine:
                 ):
                     self._finish_turn(player_id, out)
             except BaseException:
-                self._restore_state(backup)
+                self._rebuild()
                 self._pending = pending
                 raise
             events = self._commit(out)
@@ -616,12 +633,12 @@ class Engine:
             table = self._tables[s.phase]
             if not table.queued or not s.turns or s.turns[0] != player_id:
                 raise NotYourTurn(f"{player_id!r} does not have the turn")
-            backup, pending = s.clone(), list(self._pending)
+            pending = list(self._pending)
             out: list[Effect] = []
             try:
                 self._finish_turn(player_id, out)
             except BaseException:
-                self._restore_state(backup)
+                self._rebuild()
                 self._pending = pending
                 raise
             events = self._commit(out)
@@ -686,7 +703,6 @@ class Engine:
             self._guard()
             self._running()
             s = self._state
-            backup = s.clone()
             phase = s.phase
             out: list[Effect] = []
             named_before = s.actors.get(phase)
@@ -717,7 +733,7 @@ class Engine:
                     s.actors.pop(phase, None)
                 self._transition(nxt)
             except BaseException:
-                self._restore_state(backup)
+                self._rebuild()
                 raise
             self._pending.clear()
             if nxt == END:
@@ -742,12 +758,11 @@ class Engine:
             self._guard()
             if self._state.phase == END:
                 raise GameEnded("the game is over; its board is final")
-            backup = self._state.clone()
             out: list[Effect] = []
             try:
                 self._apply_batch(effects, "apply", out)
             except BaseException:
-                self._restore_state(backup)
+                self._rebuild()
                 raise
             self._log.extend(out)
             events = self._public(out)
