@@ -65,6 +65,7 @@ from .views import (
     Status,
 )
 from .vocab import (
+    BOOKKEEPING_EVENTS,
     DETOUR,
     END,
     GAME_ENDED,
@@ -1054,9 +1055,13 @@ class Engine:
     def _replay(self, effects: Sequence[Effect]) -> None:
         s = self._state
         started = False
+        apply = s.apply
         for n, e in enumerate(effects):
-            where = f"log entry {n} ({e.type})"
             t = e.type
+            if t not in BOOKKEEPING_EVENTS:
+                apply(e)
+                continue
+            where = f"log entry {n} ({t})"
             if t == PLAYER_ADDED:
                 if started:
                     raise InvalidLog(f"{where}: player added after the start")
@@ -1092,8 +1097,6 @@ class Engine:
                 self._leave_phase()
                 self._transition(END)
                 s.winners = e.winners
-            else:
-                s.apply(e)
         self._log = list(effects)
 
     @classmethod

@@ -27,7 +27,7 @@ SNAPSHOT_VERSION = 1
 
 
 def _dumps(obj: object) -> bytes:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def _loads(data: bytes | str, err: type[GameError]) -> Any:
@@ -108,7 +108,7 @@ class _Reader:
             if k < prev:
                 self.fail(where, "keys are not sorted")
             prev = k
-        return MappingProxyType(v)
+        return MappingProxyType(dict(v))
 
 
 def effect_to_dict(e: Effect) -> dict[str, Any]:
@@ -145,35 +145,42 @@ def effect_to_dict(e: Effect) -> dict[str, Any]:
     return d
 
 
-_STR_FIELDS = frozenset({"type", "source", "target", "reason", "phase", "scope", "key", "value", "role"})
-_BOOL_FIELDS = frozenset({"canceled", "alive"})
-_LIST_FIELDS = frozenset({"actors", "winners"})
-_MAP_FIELDS = frozenset({"data", "vars"})
+_STR, _BOOL, _LIST, _MAP = 1, 2, 3, 4
+_FIELD_KIND: dict[str, int] = {
+    **dict.fromkeys(("type", "source", "target", "reason", "phase", "scope", "key", "value", "role"), _STR),
+    **dict.fromkeys(("canceled", "alive"), _BOOL),
+    **dict.fromkeys(("actors", "winners"), _LIST),
+    **dict.fromkeys(("data", "vars"), _MAP),
+}
 
 
 def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
-    """Decode one effect, checking each field's type (one pass; this is replay's hot path)."""
+    """Decode one effect, checking each field's type (one pass, one lookup per field:
+    this is the hot path of every restore and replay)."""
     if type(v) is not dict:
         r.fail(where, "expected an object")
-    kw: dict[str, Any] = {}
+    kinds = _FIELD_KIND
+    kw = v  # copied before the first conversion, so a caller's dict is never changed
     for k, x in v.items():
-        if k in _STR_FIELDS:
+        kind = kinds.get(k)
+        if kind == _STR:
             if type(x) is not str:
                 r.fail(f"{where}.{k}", "expected a string")
-        elif k in _BOOL_FIELDS:
+        elif kind == _BOOL:
             if type(x) is not bool:
                 r.fail(f"{where}.{k}", "expected true or false")
-        elif k in _LIST_FIELDS:
-            x = r.strs(x, f"{where}.{k}")
-        elif k in _MAP_FIELDS:
-            x = r.smap(x, f"{where}.{k}")
+        elif kind in (_LIST, _MAP):
+            if kw is v:
+                kw = dict(v)
+            kw[k] = r.strs(x, f"{where}.{k}") if kind == _LIST else r.smap(x, f"{where}.{k}")
         else:
             r.fail(where, f"unknown field {k!r}")
-        kw[k] = x
-    if not kw.get("type"):
+    if not v.get("type"):
         r.fail(where, "missing or empty effect type")
-    scope = kw.get("scope")
+    scope = v.get("scope")
     if scope is not None:
+        if kw is v:
+            kw = dict(v)
         try:
             kw["scope"] = VarScope.parse(scope)
         except GameError as exc:
@@ -204,7 +211,7 @@ class EncodedEffects:
 
 
 def _dumps_str(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
 
 
 @dataclass(frozen=True, slots=True)

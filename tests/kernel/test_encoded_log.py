@@ -70,3 +70,13 @@ def test_apply_to_a_finished_game_is_refused_and_changes_nothing() -> None:
     with pytest.raises(hr.GameEnded):
         engine.apply(hr.set_alive("r1", True))
     assert engine.snapshot().to_json() == before
+
+
+def test_decoding_never_changes_or_keeps_the_callers_dicts() -> None:
+    effect = hr.Effect("NEWS", data={"a": "1"}).with_data("b", "2")
+    doc = hr.GameLog("x", "1", (effect, hr.set_var(hr.ROUND.of("p"), "k", "v"))).to_dict()
+    original = json.dumps(doc)
+    log = hr.GameLog.from_dict(doc)
+    assert json.dumps(doc) == original
+    doc["effects"][0]["data"]["a"] = "changed"  # type: ignore[index]
+    assert log.effects[0].data["a"] == "1"
