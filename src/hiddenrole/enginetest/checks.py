@@ -112,7 +112,8 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
 
     1. ``allowed_skills(p)`` equals ``player_view(p).allowed_skills``;
     2. it equals the union of the skills phase info lists for the roles under which
-       ``p`` is named as an actor (its own role and the every-role step ``""``);
+       ``p`` is named as an actor (its own role and the every-role step ``""``) —
+       in a turn-ordered phase, only the out-of-turn ones unless ``p`` has the turn;
     3. everyone readiness lists as owing or offered an action may use that skill,
        under their own role, and ``acted`` is exactly who has pending submissions.
     """
@@ -127,6 +128,8 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
             out.append(f"{pid}: allowed_skills {allowed.get(pid)} but player_view says {view.allowed_skills}")
         if view.phase != status.phase or view.round != status.round:
             out.append(f"{pid}: player_view is at {view.phase}/{view.round}, status at {status.phase}/{status.round}")
+    pc = engine.rules.config.phases.get(status.phase)
+    queued = pc is not None and pc.turn_order in (hr.SEQUENTIAL, hr.INITIATIVE)
     for pid, skills in b.allowed:
         expected: set[str] = set()
         for role in ("", roles[pid]):
@@ -134,6 +137,9 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
             if pid in ids:
                 expected.update(role_skills)
         expected.discard("")
+        if queued and pc is not None and pid != b.readiness.turn:
+            # In a turn-ordered phase only the holder of the turn has its in-turn skills.
+            expected &= set(pc.out_of_turn)
         if expected != set(skills):
             out.append(f"{pid}: allowed_skills {sorted(skills)} but phase_info implies {sorted(expected)}")
     r = b.readiness

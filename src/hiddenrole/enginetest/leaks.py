@@ -234,8 +234,11 @@ def observe(
                 obs.add(step, pid, "view", status.phase, plain(views[pid]))
             if leaks.chat is not None:
                 _chat(engine, leaks, obs, game, status, step)
-            for pid in obs.side:
-                _side_act(engine, game, obs, views[pid], seed, viewer, step)
+            if engine.readiness().turn:
+                _take_turns(engine, game, obs, seed, viewer, step)
+            else:
+                for pid in obs.side:
+                    _side_act(engine, game, obs, views[pid], seed, viewer, step)
             engine.end_phase()
             obs.flush_events(engine, step + 1)
         return obs.items
@@ -266,6 +269,20 @@ def _chat(engine: hr.Engine, leaks: LeakCheck, obs: _Observer, game: Game, statu
         if pid in obs.side:
             obs.add(step, pid, "speak", status.phase, result)
     obs.flush_messages(step)
+
+
+def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, seed: int, viewer: str, step: int) -> None:
+    """A turn-ordered phase: side seats act when their turn comes; every other seat
+    abstains by passing its turn at once, so the side's turns do come round."""
+    for _ in range(8 * len(game.seats)):
+        turn = engine.readiness().turn
+        if not turn:
+            return
+        if turn in obs.side:
+            _side_act(engine, game, obs, engine.player_view(turn), seed, viewer, step)
+            if engine.readiness().turn != turn:
+                continue
+        engine.end_turn(turn)
 
 
 def _side_act(

@@ -18,12 +18,15 @@ Switches (:class:`Switches`, defaults first)
     witch_can_save_self=False, witch_can_use_both_potions=False,
     guard_can_protect_self=True, guard_can_repeat=False, guarded_kill_is_empty=True,
     guard_and_save_dies=True, victory_mode=SIDE_WIPE (or TOWN_WIPE),
-    announce_death_causes=False (a disclosure switch).
+    announce_death_causes=False (a disclosure switch), ordered_day=False (when on,
+    DAY is SEQUENTIAL: the living speak in turn in seat order, each ending their turn
+    with DONE, or the host ends it with ``engine.end_turn``).
 
 What is public
     Everyone (dead players too) sees: the start and end of the game; the dawn list of
     the night's dead in id order, without causes; eliminations with the public ballots
-    and tied votes; gunshots (a shooter shows their card). The phase sequence and each
+    and tied votes; gunshots (a shooter shows their card); under ordered_day, whose
+    turn it is and each SPEECH_ENDED. The phase sequence and each
     player's own view never depend on hidden roles: the seed's hunter-only phase,
     which told the table who the hunter was, is replaced by a last action owed by
     every dead player (a non-shooter may only SKIP, and nobody else learns which).
@@ -76,6 +79,14 @@ Rules (each one a test named ``test_R<n>_...``)
     R21 role info: the witch's potions and victim; an armed role's gun status.
     R22 presets for 6 to 12 players; seeded dealing to seats p00.. .
     R23 entry points build ready rules from switches and extensions.
+    R24 ordered_day: DAY goes round the living in seat order, one turn each, ended by
+        DONE or by the host's end_turn (a public SPEECH_ENDED, how=DONE or CUT); the
+        dead get no turn; the phase is ready once everyone has spoken. Off by default,
+        and the default rules and version are unchanged.
+    R25 ordered_day: only the living player holding the floor speaks (to all the
+        living), nobody once the round is over; the wolves' night talk stays free.
+    R26 ordered_day: the floor is public: who speaks when is the same whatever the
+        deal, and a snapshot or a log taken mid-discussion resumes the same turn.
     X1 (:mod:`.idiot`) an idiot exiled by vote turns the card over, survives, loses the vote.
     X2 (:mod:`.wolfking`) the wolf king kills with the pack and shoots after death, not after poison.
 """
@@ -89,8 +100,15 @@ from typing import Final
 import hiddenrole as hr
 
 from .boards import BOARDS, MAX_PLAYERS, MIN_PLAYERS, board, deal, seat_ids
-from .boundary import CORE_EVENTS, Audience, gun_info, speech, teammates, witch_info
-from .phases import ANNOUNCEMENTS, DEFAULT_TIMEOUT, TIMEOUTS, announcement, build_config
+from .boundary import CORE_EVENTS, Audience, gun_info, ordered_speech, speech, teammates, witch_info
+from .phases import (
+    ANNOUNCEMENTS,
+    DEFAULT_TIMEOUT,
+    ORDERED_DAY_ANNOUNCEMENT,
+    TIMEOUTS,
+    announcement,
+    build_config,
+)
 from .resolution import (
     death,
     first_uses,
@@ -100,10 +118,12 @@ from .resolution import (
     resolve_last_action,
     resolve_night,
     resolve_seer,
+    resolve_speech,
     resolve_vote,
     resolve_witch,
     resolve_wolves,
     resolvers,
+    turn_resolvers,
 )
 from .roles import CORE_ROLES, GUN_CAUSES, Extension, InterceptorLike, RoleInfoLike, RoleSpec, camp_vars
 from .switches import DISCLOSURE_SWITCHES, Switches
@@ -149,16 +169,17 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
     if len({e.name for e in extensions}) != len(extensions):
         raise hr.InvalidConfig("an extension is listed twice")
     return hr.Rules(
-        build_config(specs),
+        build_config(specs, ordered_day=sw.ordered_day),
         name=NAME,
         version=version_of(sw, extensions),
         resolvers=resolvers(sw),
+        turn_resolvers=turn_resolvers(sw),
         victory=Victory(sw.victory_mode),
         role_setup={s.role: s for s in specs},
         role_info=info,
         audience=Audience(_events(extensions)),
         teammates=teammates,
-        speech=speech,
+        speech=ordered_speech if sw.ordered_day else speech,
         interceptors=(*(i for e in extensions for i in e.interceptors), *extra),
     )
 
@@ -291,6 +312,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "ORDERED_DAY_ANNOUNCEMENT",
     "TIMEOUTS",
     "VERSION",
     "Audience",
@@ -312,11 +334,13 @@ __all__ = [
     "gun_info",
     "new_game",
     "night_kill_target",
+    "ordered_speech",
     "resolve_day",
     "resolve_guard",
     "resolve_last_action",
     "resolve_night",
     "resolve_seer",
+    "resolve_speech",
     "resolve_vote",
     "resolve_witch",
     "resolve_wolves",
@@ -327,6 +351,7 @@ __all__ = [
     "seat_ids",
     "speech",
     "teammates",
+    "turn_resolvers",
     "version_of",
     "witch_info",
 ]

@@ -2,9 +2,10 @@
 
 What is public mirrors a moderated table: deaths (the dawn list, never its causes
 unless a disclosure switch says so), eliminations with their ballots, tied votes,
-gunshots, the start and the end. Each actor alone learns the outcome of their own
-action (a protection, a potion, a check, a skipped last action), and so does every
-cancelled action. The wolves, as one actor, learn their night vote.
+gunshots, the start and the end, and (ordered day) who holds the floor. Each actor
+alone learns the outcome of their own action (a protection, a potion, a check, a
+skipped last action), and so does every cancelled action. The wolves, as one actor,
+learn their night vote.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .vocab import (
     SAVE,
     SHOOT,
     SKIP,
+    SPEECH_ENDED,
     VAR_ANTIDOTE,
     VAR_CAMP,
     VAR_DEATH_CAUSE,
@@ -46,6 +48,7 @@ __all__ = [
     "CORE_EVENTS",
     "Audience",
     "gun_info",
+    "ordered_speech",
     "speech",
     "teammates",
     "witch_info",
@@ -58,6 +61,7 @@ CORE_EVENTS: Mapping[str, str] = {
     ELIMINATE: PUBLIC,
     VOTE_TIED: PUBLIC,
     SHOOT: PUBLIC,
+    SPEECH_ENDED: PUBLIC,
     KILL: PACK,
     PROTECT: ACTOR,
     SAVE: ACTOR,
@@ -115,6 +119,20 @@ def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
     if view.phase == NIGHT_WOLF and me.vars.get(VAR_CAMP) == EVIL:
         return tuple(p.id for p in view.alive_players() if p.vars.get(VAR_CAMP) == EVIL)
     return ()
+
+
+def ordered_speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """``ordered_day``: by day only the living player holding the floor speaks, to all the living.
+
+    Once everyone has spoken nobody holds the floor, so the table falls silent until
+    the vote. The night is as in :func:`speech`: the wolves still whisper freely.
+    """
+    if view.phase != DAY:
+        return speech(sender_id, view)
+    me = view.player(sender_id)
+    if me is None or not me.alive or view.turn() != sender_id:
+        return ()
+    return tuple(p.id for p in view.alive_players())
 
 
 def witch_info(player_id: str, view: hr.GameView) -> dict[str, str]:

@@ -5,6 +5,11 @@ The graph never depends on who holds which card. Phases of dead roles still happ
 a last-action phase for the dead player, so nobody learns a role from the rhythm of
 the game. Only the roles' own steps are derived from the role list (who joins the
 night kill, who has a gun), which is public: every table knows its card set.
+
+Under the ``ordered_day`` switch DAY takes turns (SEQUENTIAL): the living, in seat
+order, each hold the floor for one move, DONE. Who speaks when depends only on seats
+and deaths, which are public; the wolves' night talk stays free (NIGHT_WOLF keeps
+its simultaneous order).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from .vocab import (
     DAY,
     DAY_LAST_ACTION,
     DAYTIME,
+    DONE,
     GUARD,
     KILL,
     MODERATOR,
@@ -40,7 +46,7 @@ from .vocab import (
     WITCH,
 )
 
-__all__ = ["ANNOUNCEMENTS", "TIMEOUTS", "DEFAULT_TIMEOUT", "build_config", "announcement"]
+__all__ = ["ANNOUNCEMENTS", "ORDERED_DAY_ANNOUNCEMENT", "TIMEOUTS", "DEFAULT_TIMEOUT", "build_config", "announcement"]
 
 DEFAULT_TIMEOUT: Final = 30.0
 
@@ -70,9 +76,14 @@ ANNOUNCEMENTS: Final[Mapping[str, str]] = {
 }
 """What the moderator says as each phase begins (the SYSTEM/ANNOUNCE step)."""
 
+ORDERED_DAY_ANNOUNCEMENT: Final = "Discuss in seat order. Each living player speaks in turn and says DONE to pass."
+"""The DAY line under the ``ordered_day`` switch."""
 
-def announcement(phase: str) -> str:
-    """The moderator's line for ``phase``, ``""`` for phases without one."""
+
+def announcement(phase: str, *, ordered_day: bool = False) -> str:
+    """The moderator's line for ``phase``, ``""`` for phases without one (DAY's depends on ``ordered_day``)."""
+    if ordered_day and phase == DAY:
+        return ORDERED_DAY_ANNOUNCEMENT
     return ANNOUNCEMENTS.get(phase, "")
 
 
@@ -100,8 +111,25 @@ def _last_action_steps(roles: Sequence[RoleSpec]) -> tuple[hr.PhaseStep, ...]:
     return tuple(steps)
 
 
-def build_config(roles: Sequence[RoleSpec]) -> hr.Config:
-    """The phase graph for a game whose card set is drawn from ``roles``."""
+def _day(ordered: bool) -> hr.PhaseConfig:
+    """Free talk, or (ordered) one turn per living player, ended by DONE or by the host."""
+    if not ordered:
+        return hr.PhaseConfig(steps=(_announce(),), next_phase=VOTE, timeout=TIMEOUTS[DAY], parent=DAYTIME)
+    return hr.PhaseConfig(
+        steps=(_announce(), hr.PhaseStep("", DONE, required=True, max_targets=0)),
+        next_phase=VOTE,
+        timeout=TIMEOUTS[DAY],
+        parent=DAYTIME,
+        turn_order=hr.SEQUENTIAL,
+        moves_per_turn=1,
+    )
+
+
+def build_config(roles: Sequence[RoleSpec], *, ordered_day: bool = False) -> hr.Config:
+    """The phase graph for a game whose card set is drawn from ``roles``.
+
+    ``ordered_day`` makes the day's discussion take turns (the switch of that name).
+    """
     pack = tuple(_one(r.role, KILL, required=True, multiple=True) for r in roles if r.pack)
     last = _last_action_steps(roles)
 
@@ -119,7 +147,7 @@ def build_config(roles: Sequence[RoleSpec]) -> hr.Config:
             steps=last, next_phase=DAY, timeout=TIMEOUTS[NIGHT_LAST_ACTION], parent=NIGHT
         ),
         DAYTIME: hr.PhaseConfig(on_exit=(hr.ADVANCE_ROUND,)),
-        DAY: leaf(DAY, (), VOTE, DAYTIME),
+        DAY: _day(ordered_day),
         VOTE: leaf(VOTE, (_one("", VOTE, required=True, multiple=True),), NIGHT_GUARD, DAYTIME),
         DAY_LAST_ACTION: hr.PhaseConfig(
             steps=last, next_phase=NIGHT_GUARD, timeout=TIMEOUTS[DAY_LAST_ACTION], parent=DAYTIME

@@ -16,9 +16,11 @@ from .switches import Switches
 from .vocab import (
     ANTIDOTE,
     CHECK,
+    CUT,
     DAWN,
     DAY,
     DAY_LAST_ACTION,
+    DONE,
     ELIMINATE,
     EVIL,
     KILL,
@@ -33,6 +35,7 @@ from .vocab import (
     SAVE,
     SHOOT,
     SKIP,
+    SPEECH_ENDED,
     VAR_ANTIDOTE,
     VAR_CAMP,
     VAR_DEATH_CAUSE,
@@ -61,8 +64,10 @@ __all__ = [
     "resolve_night",
     "resolve_last_action",
     "resolve_day",
+    "resolve_speech",
     "resolve_vote",
     "resolvers",
+    "turn_resolvers",
     "BOTH_POTIONS",
     "GUN_JAMMED",
     "NOT_VICTIM",
@@ -361,6 +366,20 @@ def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) ->
     return [hr.set_actors(VOTE, *voters)]
 
 
+def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
+    """R24: ordered day, at the end of each turn: announce that the speaker yielded the floor.
+
+    The kernel's own turn bookkeeping reaches no event handler, so this public event is
+    how a table learns the floor moved. ``how`` says whether the speaker said DONE or
+    the host cut the turn short; neither depends on anyone's role.
+    """
+    speaker = view.turn()
+    if not speaker:
+        return []
+    how = DONE if any(u.skill == DONE for u in uses) else CUT
+    return [hr.Effect(SPEECH_ENDED, speaker).with_data("how", how)]
+
+
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R13: the unique most-voted player is eliminated; a tie or no votes eliminates nobody.
 
@@ -407,6 +426,14 @@ def resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
     if not isinstance(sw, Switches):
         raise hr.InvalidArgument("switches must be a Switches value")
     return {phase: _bind(fn, sw) for phase, fn in _TABLE.items()}
+
+
+def turn_resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
+    """Per-turn resolvers: the ordered day's, when that switch is on; none otherwise."""
+    sw = Switches() if switches is None else switches
+    if not isinstance(sw, Switches):
+        raise hr.InvalidArgument("switches must be a Switches value")
+    return {DAY: _bind(resolve_speech, sw)} if sw.ordered_day else {}
 
 
 def _bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:

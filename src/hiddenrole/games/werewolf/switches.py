@@ -31,6 +31,9 @@ class Switches:
     ``victory_mode``: :data:`SIDE_WIPE` or :data:`TOWN_WIPE`.
     ``announce_death_causes``: the dawn announcement says who was killed and who was
     poisoned (a disclosure: by default the moderator names the dead, never the cause).
+    ``ordered_day``: the day's discussion goes round the table: each living player in
+    seat order holds the floor until they use ``DONE`` (or the host ends the turn),
+    and only the player holding the floor speaks. Off: everyone talks at once.
     """
 
     witch_can_save_self: bool = False
@@ -41,6 +44,7 @@ class Switches:
     guard_and_save_dies: bool = True
     victory_mode: str = SIDE_WIPE
     announce_death_causes: bool = False
+    ordered_day: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

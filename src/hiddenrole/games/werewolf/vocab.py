@@ -47,6 +47,8 @@ PROTECT: Final = "PROTECT"
 ANTIDOTE: Final = "ANTIDOTE"
 POISON: Final = "POISON"
 SHOOT: Final = "SHOOT"
+DONE: Final = "DONE"
+"""Ordered day only: the speaker yields the floor (ends their turn)."""
 SKIP: Final = hr.SKIP
 ANNOUNCE: Final = hr.ANNOUNCE
 
@@ -56,6 +58,10 @@ ELIMINATE: Final = "ELIMINATE"
 VOTE_TIED: Final = "VOTE_TIED"
 DAWN: Final = "DAWN"
 """The moderator's morning announcement: who died in the night, never how."""
+SPEECH_ENDED: Final = "SPEECH_ENDED"
+"""Ordered day only, public: the source's turn to speak is over (``how``: DONE or CUT)."""
+CUT: Final = "CUT"
+"""``how`` of a SPEECH_ENDED whose turn the host ended (a timer, say) before DONE."""
 
 # ---------------------------------------------------------------- camps and categories
 GOOD: Final = "GOOD"
@@ -115,10 +121,12 @@ __all__ = [
     "ANTIDOTE",
     "AUDIENCE_CLASSES",
     "CHECK",
+    "CUT",
     "DAWN",
     "DAY",
     "DAYTIME",
     "DAY_LAST_ACTION",
+    "DONE",
     "ELIMINATE",
     "EVIL",
     "GOD",
@@ -148,6 +156,7 @@ __all__ = [
     "SHOOT",
     "SIDE_WIPE",
     "SKIP",
+    "SPEECH_ENDED",
     "TOWN_WIPE",
     "VAR_ANTIDOTE",
     "VAR_CAMP",
