@@ -10,7 +10,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hiddenrole", description="Hidden-role game engine.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="play one scripted red/blue game and print it")
-    play = sub.add_parser("play", help="host a game at the terminal, or play one seat against bots")
+    play = sub.add_parser("play", help="host a table of a catalog game at the terminal, or play one seat against bots")
     try:
         from hiddenrole.console.app import add_play_arguments
 

@@ -1,156 +1,517 @@
-"""The host console plays every game to the end from a script, and keeps secrets in player mode."""
+"""The console plays every game through a host table: moves, bots, undo, save = log, load = replay."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import hiddenrole as hr
 from hiddenrole.cli import main as cli_main
-from hiddenrole.console import Console, Setup
+from hiddenrole.console import Console
+from hiddenrole.console.app import add_play_arguments, merge_events, run_play
+from hiddenrole.console.games import definition, event_text
+from hiddenrole.host import ACT, END_PHASE, SeenEvent, Table, TableView
+
+WEREWOLF_ROLES = ("WEREWOLF", "SEER", "WITCH", "GUARD", "HUNTER", "VILLAGER")
 
 
-def run(argv: list[str], script: str = "") -> str:
-    out = io.StringIO()
-    import argparse
-
-    from hiddenrole.console.app import add_play_arguments, run_play
-
+def run(argv: list[str], script: str = "") -> tuple[int, str, str]:
+    """``hiddenrole play ARGV`` with ``script`` on stdin: exit code, output, errors."""
     parser = argparse.ArgumentParser()
     add_play_arguments(parser)
-    assert run_play(parser.parse_args(argv), stdin=io.StringIO(script), out=out) == 0
-    return out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    code = run_play(parser.parse_args(argv), stdin=io.StringIO(script), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def console(game: str, players: int | None = None, seed: int = 1, **kwargs: object) -> Console:
+    options = kwargs.pop("options", None)
+    return Console.open(game, players, seed, options, out=io.StringIO(), **kwargs)  # type: ignore[arg-type]
+
+
+def text(c: Console) -> str:
+    return c.out.file.getvalue()  # type: ignore[attr-defined, no-any-return]
+
+
+def views(table: Table) -> list[dict[str, object]]:
+    """Every seat's view and the spectator's, as JSON-ready data."""
+    return [table.view(s).to_dict() for s in (None, *table.seats)]
+
+
+def role_cells(output: str) -> dict[str, str]:
+    """Seat -> role column of the view tables in ``output`` (the last table wins)."""
+    cells = {}
+    for line in output.splitlines():
+        if line.startswith("│ p"):
+            row = [cell.strip() for cell in line.strip("│").split("│")]
+            cells[row[0].split()[0]] = row[2]
+    return cells
+
+
+def without_seq(view: TableView) -> dict[str, object]:
+    d = view.to_dict()
+    d.pop("seq")
+    return d
+
+
+# ---------------------------------------------------------------------- every game, with bots
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("game", "players", "options"),
     [
-        ["werewolf", "--bots", "--seed", "3"],
-        ["werewolf", "--bots", "--players", "12", "--option", "extensions=idiot,wolfking"],
-        ["missions", "--variant", "avalon", "--players", "7", "--bots"],
-        ["missions", "--variant", "resistance", "--players", "5", "--bots", "--seed", "9"],
-        ["onenight", "--players", "6", "--bots"],
-        ["redblue", "--bots"],
+        ("werewolf", None, {}),
+        ("werewolf", 12, {"idiot": "true", "wolf-king": "true"}),
+        ("werewolf", 8, {"composition": "custom", "wolves": "2", "witch": "false"}),
+        ("missions", 7, {"variant": "avalon", "percival": "yes", "morgana": "yes"}),
+        ("missions", 5, {"variant": "resistance"}),
+        ("onenight", 6, {}),
+        ("redblue", None, {}),
+        ("race", 3, {}),
+        ("race", 4, {"track": "long", "target": "15"}),
     ],
 )
-def test_bots_play_every_game_to_the_end_with_a_reveal(argv: list[str]) -> None:
-    text = run(argv)
-    assert "game over" in text
-    assert "winners:" in text
+def test_bots_play_every_game_to_the_end_through_the_table(
+    game: str, players: int | None, options: dict[str, str]
+) -> None:
+    c = console(game, players, seed=3, options=options, bots=True)
+    c.handle("run")
+    table = c.table
+    assert table.over and table.outcome is not None
+    out = text(c)
+    assert "game over" in out and "winners:" in out and "statistics:" in out
+    for stat in table.definition.statistics:
+        assert stat.name in out, f"statistic {stat.name} not shown"
+    # Bots and the host only ever act and end phases, and the log replays to the same end.
+    assert {m.kind for m in table.moves()} <= {ACT, END_PHASE}
+    c.handle("verify")
+    assert "verified:" in text(c)
 
 
-def test_a_scripted_host_drives_werewolf_to_the_end() -> None:
-    console = Console(Setup("werewolf", 9, 5), out=io.StringIO())
-    engine = console.engine
+def test_missions_bots_nominate_teams_of_the_size_the_step_declares() -> None:
+    c = console("missions", 7, seed=8, bots=True)
+    c.handle("run")
+    nominations = [m for m in c.table.moves() if m.skill == "MS_NOMINATE"]
+    assert nominations
+    teams = {e.seq: e.data["team"] for e in c.table.view(None).events if e.type == "MS_NOMINATED"}
+    for m in nominations:
+        assert len(set(m.targets)) == len(m.targets) >= 2
+        assert set(teams[m.seq].split(",")) == set(m.targets)
+
+
+def test_werewolf_with_bots_prints_the_whole_game_and_a_reveal_with_statistics(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli_main(["play", "werewolf", "--bots"]) == 0
+    out = capsys.readouterr().out
+    assert "GAME_STARTED" in out and "round 1 · NIGHT_GUARD" in out and "round 1 · VOTE" in out
+    assert "game over" in out and "winners:" in out and "ending:" in out
+    tail = out[out.index("game over") :]
+    for seat in (f"p{n}" for n in range(1, 10)):
+        row = next(line for line in tail.splitlines() if re.match(rf"│ {seat}\s", line))
+        assert any(role in row for role in WEREWOLF_ROLES), row
+    assert re.search(r"statistics: killed-by-wolves \d+, poisoned \d+, rounds \d+, shot \d+, voted-out \d+", tail)
+
+
+def test_the_race_runs_to_the_end_with_dice_drawn_by_the_table() -> None:
+    code, out, _ = run(["race", "--players", "3", "--bots", "--seed", "5"])
+    assert code == 0 and "ending: finish-line" in out
+    c = console("race", 3, seed=5, bots=True)
+    c.handle("run")
+    rolls = [m for m in c.table.moves() if m.skill == "ROLL"]
+    assert rolls and all(m.draws == 1 for m in rolls)
+    assert rolls == list(c.table.moves())  # bots move the race on; out-of-turn taunts are left to people
+    dice = [int(d) for d in re.findall(r"ROLLED p\d die=(\d)", text(c))]
+    assert len(dice) == len(rolls) and set(dice) <= set(range(1, 7))
+    # Same seed, same dice: the table's randomness is the only chance there is.
+    again = console("race", 3, seed=5, bots=True)
+    again.handle("run")
+    assert again.table.log().to_json() == c.table.log().to_json()
+
+
+def test_a_human_plays_a_race_seat_from_stdin() -> None:
+    c = console("race", 3, seed=4, human="p2")
+    c.loop(io.StringIO("act taunt p1\nact roll\n" * 30))
+    table = c.table
+    assert table.over
+    mine = [m for m in table.moves() if m.seat == "p2"]
+    assert {m.skill for m in mine} == {"ROLL", "TAUNT"}
+    out = text(c)
+    assert "your move — p2 (RACER) · round 1 · RACE · your turn" in out
+    assert "game over" in out
+    # Everybody rolled in turn: p2's rolls were its own moves, the others' were the bots'.
+    rounds = table.outcome.stat("rounds") if table.outcome else 0
+    assert sum(1 for m in mine if m.skill == "ROLL") == rounds
+
+
+# ---------------------------------------------------------------------- host mode
+
+
+def test_a_scripted_host_drives_werewolf_to_the_end_through_moves() -> None:
+    c = console("werewolf", 9, seed=5)
+    table = c.table
     for _ in range(400):
-        if engine.status().over:
+        if table.over:
             break
-        for pid in engine.player_ids():
-            skills = engine.allowed_skills(pid)
-            if not skills:
+        for seat in table.seats:
+            me = table.view(seat).me
+            if me is None or not me.allowed_skills:
                 continue
-            targets = "" if skills[0] == hr.SKIP else next(p for p in engine.alive_player_ids() if p != pid)
-            console.handle(f"act {pid} {skills[0]} {targets}".strip())
-        console.handle("end")
-    assert engine.status().over
-    text = console.out.file.getvalue()  # type: ignore[attr-defined]
-    assert "refused" not in text
-    assert "game over" in text
+            skill = me.allowed_skills[0]
+            living = [p.seat for p in table.view(seat).players if p.alive and p.seat != seat]
+            target = "" if skill in (hr.SKIP, "DONE") else living[0]
+            c.handle(f"act {seat} {skill.lower()} {target}".strip())
+        c.handle("end")
+    assert table.over
+    out = text(c)
+    assert "refused" not in out
+    assert "game over" in out
+    kinds = [m.kind for m in table.moves()]
+    assert set(kinds) == {ACT, END_PHASE}
+    assert out.count("ok #") == kinds.count(ACT)
 
 
-def test_host_commands_show_status_god_view_and_pending() -> None:
-    out = io.StringIO()
-    console = Console(Setup("werewolf", 9, 1), out=out)
-    for line in ("status", "god", "pending", "view p00", "help", "nonsense"):
-        console.handle(line)
-    text = out.getvalue()
-    assert "NIGHT_GUARD" in text and "moderator" in text and "unknown command" in text
-    assert "must:" in text or "may:" in text
+def test_host_commands_show_status_god_pending_views_options_and_log() -> None:
+    c = console("werewolf", 9, seed=1)
+    for line in (
+        "status",
+        "god",
+        "pending",
+        "view p1",
+        "spectate",
+        "options",
+        "auto",
+        "end",
+        "log",
+        "help",
+        "nonsense",
+    ):
+        c.handle(line)
+    out = text(c)
+    assert "werewolf · move 0 · round 1 · NIGHT_GUARD" in out
+    assert "moderator" in out and "PROTECT" in out
+    assert "may:  " in out and "acted:" in out
+    assert "p1 sees" in out and "a spectator sees" in out
+    assert "victory-mode=side-wipe" in out and "statistics: rounds (table)" in out
+    assert re.search(r"#1 act p\d PROTECT p\d", out) and "end-phase" in out
+    assert "unknown command 'nonsense'" in out
 
 
 def test_refused_moves_are_reported_and_change_nothing() -> None:
-    out = io.StringIO()
-    console = Console(Setup("werewolf", 9, 1), out=out)
-    before = console.engine.snapshot().to_json()
-    console.handle("act p99 KILL p01")
-    console.handle("act p00 FLY")
-    assert "refused: PLAYER_NOT_FOUND" in out.getvalue()
-    assert "refused: SKILL_NOT_ALLOWED" in out.getvalue()
-    assert console.engine.snapshot().to_json() == before
+    c = console("werewolf", 9, seed=1)
+    before = c.table.log().to_json()
+    for line in ("act p99 KILL p1", "act p1 FLY", "end-turn p1", "say p1", "act p1"):
+        c.handle(line)
+    out = text(c)
+    assert "refused: SEAT_NOT_FOUND" in out
+    assert "refused: SKILL_NOT_ALLOWED" in out
+    assert "refused: NOT_YOUR_TURN" in out
+    assert "usage: say SEAT TEXT..." in out and "usage: act SEAT SKILL" in out
+    assert c.table.log().to_json() == before
 
 
-def test_save_and_load_restore_the_same_table(tmp_path: Path) -> None:
-    out = io.StringIO()
-    console = Console(Setup("werewolf", 9, 7, {"victory_mode": "TOWN_WIPE"}), bots=True, out=out)
-    console.handle("auto")
-    console.handle("end")
-    console.handle("auto")
+def test_spectate_shows_public_information_only() -> None:
+    c = console("werewolf", 9, seed=2, bots=True)
+    c.handle("auto")
+    c.handle("end")
+    start = len(text(c))
+    c.handle("spectate")
+    shown = text(c)[start:]
+    assert "a spectator sees" in shown
+    assert set(role_cells(shown).values()) == {"?"} and len(role_cells(shown)) == 9
+    assert "PROTECT" not in shown  # the guard's choice is the guard's
+    c.handle("run")
+    start = len(text(c))
+    c.handle("spectate")
+    roles = role_cells(text(c)[start:])
+    assert "WEREWOLF" in roles.values() and "?" not in roles.values()  # every card is public at the end
+
+
+def test_merge_events_keeps_each_readers_order_and_counts_shared_events_once() -> None:
+    a, b, c, d = (SeenEvent(1, t) for t in "ABCD")
+    late = SeenEvent(2, "E")
+    merged = merge_events([[a, b, late], [b, c], [a, d, late]])
+    # A before B and D (readers 1 and 3), B before C (reader 2), E last; nothing twice.
+    assert [e.type for e in merged] == ["A", "D", "B", "C", "E"]
+    twice = merge_events([[a, a], [a]])
+    assert [e.type for e in twice] == ["A", "A"]  # the same event twice in one view is two events
+
+
+# ---------------------------------------------------------------------- player mode
+
+
+def _villager_seat(seed: int) -> str:
+    table = Table.open(definition("werewolf"), 9, seed=seed)
+    return next(p.id for p in table.inspect().all_players() if p.role == "VILLAGER")
+
+
+def test_player_mode_keeps_secrets() -> None:
+    seed = 2
+    seat = _villager_seat(seed)
+    c = console("werewolf", 9, seed=seed, human=seat)
+    other = next(s for s in c.table.seats if s != seat)
+    for line in (f"view {other}", "god", "log", "pending", "run", "reveal"):
+        c.handle(line)
+    out = text(c)
+    assert "you may only look at your own seat" in out
+    assert out.count("that is the host's command") == 4
+    assert "roles are revealed at the end of the game" in out
+    roles = role_cells(out)
+    assert roles == {s: ("VILLAGER" if s == seat else "?") for s in c.table.seats}
+    for _ in range(200):
+        if c.table.over:
+            break
+        me = c.table.view(seat).me
+        skills = me.allowed_skills if me else ()
+        if skills:
+            target = next(p.seat for p in c.table.view(seat).players if p.alive and p.seat != seat)
+            c.handle(f"act {skills[0]} {'' if skills[0] == hr.SKIP else target}".strip())
+        else:
+            c.handle("pass")
+    assert c.table.over
+    out = text(c)
+    during = out[: out.index("game over")]
+    # No line another seat saw (a seer's CHECK, the wolves' KILL, the guard's PROTECT) reached this seat.
+    mine = {event_text(e) for e in c.table.view(seat).events}
+    secret = {event_text(e) for s in c.table.seats for e in c.table.view(s).events} - mine
+    assert secret, "the game should have had private events"
+    for line in secret:
+        assert f"  {line}\n" not in during, line
+    assert set(role_cells(during).values()) <= {"?", "VILLAGER"}
+    assert not re.search(r"\b(SEER|WITCH|GUARD|WEREWOLF)\b", during)
+
+
+def test_unknown_seat_game_or_option_is_refused() -> None:
+    with pytest.raises(hr.GameError):
+        console("werewolf", 9, human="p99")
+    with pytest.raises(hr.GameError):
+        console("chess", 2)
+    with pytest.raises(SystemExit):
+        run(["chess"])
+
+
+# ---------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["werewolf", "--option", "wolves=9"], "'wolves'"),
+        (["werewolf", "--option", "nope=1"], "'nope'"),
+        (["werewolf", "--option", "witch=perhaps"], "'witch'"),
+        (["werewolf", "--option", "composition=custom", "--option", "wolves=5"], "'wolves'"),
+        (["werewolf", "--option", "oops"], "KEY=VALUE"),
+        (["missions", "--variant", "chess"], "'variant'"),
+        (["missions", "--players", "5", "--option", "mordred=true", "--variant", "resistance"], "'mordred'"),
+        (["race", "--option", "target=5"], "'target'"),
+        (["werewolf", "--players", "3"], "3"),
+        (["werewolf", "--human", "p99"], "p99"),
+    ],
+)
+def test_bad_options_and_seats_are_refused_naming_the_culprit(argv: list[str], named: str) -> None:
+    code, out, err = run([*argv, "--bots"])
+    assert code != 0
+    assert named in err and err.startswith(f"cannot set up {argv[0]}:")
+    assert out == ""
+
+
+def test_variant_is_a_shorthand_for_the_missions_variant_option() -> None:
+    c = console("missions", 5, options={"variant": "resistance"})
+    assert c.table.options["variant"] == "resistance"
+    code, out, _ = run(["missions", "--players", "5", "--variant", "resistance", "--bots"])
+    assert code == 0 and "MS_ASSASSIN" not in out and "game over" in out
+
+
+def test_list_options_prints_the_definition(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["race", "--list-options"])
+    assert code == 0
+    assert "target=20  (10..100)" in out and "track=short  (short|long)" in out
+    assert "statistics: rounds (table), position (seat)" in out
+
+
+# ---------------------------------------------------------------------- undo and turns
+
+
+def test_undo_takes_back_a_move_where_the_game_allows_it() -> None:
+    c = console("redblue", 5, seed=1)
+    before = without_seq(c.table.view(None))
+    seat_view = without_seq(c.table.view("p1"))
+    c.handle("act p1 VOTE p2")
+    assert c.table.view("p1").me is not None
+    c.handle("undo")
+    assert "ok #2: the last standing move is taken back" in text(c)
+    assert [m.kind for m in c.table.moves()] == [ACT, "undo"]
+    assert without_seq(c.table.view(None)) == before
+    assert without_seq(c.table.view("p1")) == seat_view
+    c.handle("act p1 VOTE p2")
+    c.handle("undo p2")  # a seat takes back only its own move
+    assert "refused: UNDO_REFUSED" in text(c) and "not yours" in text(c)
+
+
+def test_undo_is_refused_after_chance_in_the_race_and_where_the_game_forbids_it() -> None:
+    c = console("race", 3, seed=1)
+    c.handle("act p1 taunt p2")
+    c.handle("undo p1")
+    assert "refused" not in text(c)
+    c.handle("act p1 roll")
+    before = c.table.log().to_json()
+    c.handle("undo")
+    assert "refused: UNDO_REFUSED: the last move drew at random" in text(c)
+    assert c.table.log().to_json() == before
+    w = console("werewolf", 9)
+    w.handle("auto")
+    w.handle("undo")
+    assert "refused: UNDO_REFUSED" in text(w)
+
+
+def test_undo_as_a_player_takes_back_your_own_taunt() -> None:
+    c = console("race", 2, seed=1, human="p1")
+    c.handle("act taunt p2")
+    c.handle("undo")
+    assert [m.kind for m in c.table.moves()] == [ACT, "undo"]
+    assert "ok #2: the last standing move is taken back" in text(c)
+
+
+def test_end_turn_is_a_move_for_the_seat_with_the_turn() -> None:
+    c = console("race", 3, seed=1)
+    c.handle("end-turn p2")
+    c.handle("end-turn p1")
+    out = text(c)
+    assert "refused: NOT_YOUR_TURN: it is p1's turn" in out
+    assert "refused: MOVE_REFUSED: a racer ends a turn by rolling" in out
+    assert c.table.seq == 0
+
+
+def test_end_turn_cuts_a_speaker_in_werewolfs_ordered_day() -> None:
+    if not any(o.name == "ordered-day" for o in definition("werewolf").options):
+        pytest.skip("werewolf has no ordered day yet")
+    c = console("werewolf", 9, seed=1, options={"ordered-day": "true"})
+    for _ in range(20):
+        if c.table.status().phase == "DAY":
+            break
+        c.handle("auto")
+        c.handle("end")
+    speaker = c.table.view(None).turn
+    assert speaker
+    c.handle(f"end-turn {speaker}")
+    assert c.table.moves()[-1].kind == "end-turn"
+    assert c.table.view(None).turn != speaker
+    assert f"SPEECH_ENDED {speaker} how=CUT" in text(c)
+
+
+# ---------------------------------------------------------------------- save, load, verify
+
+
+def test_save_writes_the_log_and_load_replays_it_exactly(tmp_path: Path) -> None:
+    c = console("werewolf", 9, seed=7, options={"victory-mode": "town-wipe"})
+    for line in ("auto", "end", "auto", "say p1 hello", "end", "auto"):
+        c.handle(line)
     path = tmp_path / "table.json"
-    console.handle(f"save {path}")
-    saved = console.engine.snapshot().to_json()
-    other = Console(Setup("redblue", 4, 1), out=io.StringIO())
+    c.handle(f"save {path}")
+    saved = c.table.log().to_json()
+    assert path.read_bytes() == saved
+    assert json.loads(saved)["header"]["options"]["victory-mode"] == "town-wipe"
+    other = console("werewolf", 9, seed=99)
     other.handle(f"load {path}")
-    assert other.engine.snapshot().to_json() == saved
-    assert other.engine.rules.version == console.engine.rules.version
+    assert "loaded" in text(other)
+    assert other.table.log().to_json() == saved
+    assert views(other.table) == views(c.table)
     other.handle("run")
-    assert other.engine.status().over
-    doc = json.loads(path.read_text())
-    assert doc["setup"]["options"] == {"victory_mode": "TOWN_WIPE"}
+    assert other.table.over
+    assert [m.kind for m in other.table.moves()][: c.table.seq] == [m.kind for m in c.table.moves()]
 
 
-def test_load_of_a_bad_file_is_reported(tmp_path: Path) -> None:
-    out = io.StringIO()
-    console = Console(Setup("redblue", 4, 1), out=out)
+def test_a_race_saved_mid_game_replays_its_dice(tmp_path: Path) -> None:
+    c = console("race", 3, seed=11, bots=True)
+    for _ in range(3):
+        c.handle("auto")
+    path = tmp_path / "race.json"
+    c.handle(f"save {path}")
+    again = console("race", 3, seed=1)
+    again.handle(f"load {path}")
+    assert views(again.table) == views(c.table)
+    # A player's console replays the same log, then the bots play on up to the player's turn.
+    player = console("race", 3, seed=1, human="p3")
+    player.handle(f"load {path}")
+    assert player.table.moves()[: c.table.seq] == c.table.moves()
+    assert player.table.view("p3").turn == "p3"
+    code, out, _ = run(["race", "--load", str(path), "--bots"])
+    assert code == 0 and "game over" in out
+
+
+def test_load_refuses_another_game_or_rules_version_and_keeps_the_table(tmp_path: Path) -> None:
+    race = console("race", 3, seed=1)
+    race.handle("act p1 roll")
+    path = tmp_path / "race.json"
+    race.handle(f"save {path}")
+    w = console("werewolf", 9)
+    before = w.table.log().to_json()
+    w.handle(f"load {path}")
+    assert "cannot load" in text(w) and "RULES_MISMATCH" in text(w) and "'race'" in text(w)
+    assert w.table.log().to_json() == before
+    doc = json.loads(path.read_bytes())
+    doc["header"]["version"] = "0-old"
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    race.handle(f"load {old}")
+    assert "RULES_MISMATCH" in text(race) and "'0-old'" in text(race)
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
-    console.handle(f"load {bad}")
-    assert "cannot load" in out.getvalue()
+    race.handle(f"load {bad}")
+    race.handle(f"load {tmp_path / 'missing.json'}")
+    snapshot = tmp_path / "snapshot.json"
+    snapshot.write_text(json.dumps({"format": "hiddenrole-console/1", "setup": {}, "snapshot": {}}))
+    race.handle(f"load {snapshot}")
+    assert "an old console snapshot" in text(race)
+    assert text(race).count("cannot load") == 4
+    assert race.table.seq == 1
 
 
-def _events_human_heard(text: str) -> list[str]:
-    return [line.strip().split()[0] for line in text.splitlines() if line.startswith("  ") and line.strip()]
+def test_verify_rechecks_the_log_and_catches_a_tampered_end(tmp_path: Path) -> None:
+    c = console("redblue", 5, seed=2, bots=True)
+    c.handle("run")
+    c.handle("verify")
+    assert "verified: the redblue log of" in text(c)
+    path = tmp_path / "t.json"
+    c.handle(f"save {path}")
+    doc = json.loads(path.read_bytes())
+    doc["end"]["digest"] = "0" * 64
+    path.write_text(json.dumps(doc))
+    c.handle(f"verify {path}")
+    assert "verify failed: LOG_MISMATCH" in text(c)
 
 
-def test_player_mode_sees_only_its_own_seat() -> None:
-    out = io.StringIO()
-    console = Console(Setup("werewolf", 9, 2), bots=True, human="p03", out=out)
-    role = console.engine.player_info("p03").role
-    console.handle("view p04")
-    console.handle("god")
-    assert "you may only look at your own seat" in out.getvalue()
-    assert "host's command" in out.getvalue()
-    view = console.engine.player_view("p03")
-    hidden = [p for p in view.players if not p.role]
-    assert hidden, "a villager-side seat must not see everyone's role"
-    for _ in range(300):
-        if console.engine.status().over:
-            break
-        skills = console.engine.allowed_skills("p03")
-        if skills:
-            target = next((p for p in console.engine.alive_player_ids() if p != "p03"), "")
-            console.handle(f"act {skills[0]} {'' if skills[0] == hr.SKIP else target}".strip())
-        else:
-            console.handle("pass")
-    assert console.engine.status().over
-    text = out.getvalue()
-    # Private events of other seats (a seer's CHECK, a guard's PROTECT) never reach this seat.
-    heard = set(_events_human_heard(text))
-    if role != "SEER":
-        assert "CHECK" not in heard
-    if role != "GUARD":
-        assert "PROTECT" not in heard
+def test_outcome_before_and_after_the_end() -> None:
+    c = console("race", 2, seed=3, bots=True)
+    c.handle("outcome")
+    assert "no outcome yet" in text(c)
+    c.handle("run")
+    start = len(text(c))
+    c.handle("outcome")
+    shown = text(c)[start:]
+    assert "ending: finish-line" in shown and "statistics: rounds" in shown and "position" in shown
 
 
-def test_unknown_seat_or_game_is_refused() -> None:
-    with pytest.raises(SystemExit):
-        Console(Setup("werewolf", 9, 1), human="p99", out=io.StringIO())
-    with pytest.raises(SystemExit):
-        Console(Setup("chess", 2, 1), out=io.StringIO())
-
-
-def test_cli_demo_and_play_entry_points(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_entry_points(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["demo"]) == 0
     assert "winners" in capsys.readouterr().out
+    assert cli_main(["play", "race", "--players", "3", "--bots"]) == 0
+    assert "ending: finish-line" in capsys.readouterr().out
+
+
+def test_a_cancelled_event_is_shown_as_cancelled() -> None:
+    c = console("werewolf", 9, seed=1)
+    table = c.table
+    wolves = [p.id for p in table.inspect().all_players() if p.role == "WEREWOLF"]
+    c.handle("end")  # the guard sleeps
+    others = [s for s in table.seats if s not in wolves]
+    for wolf, victim in zip(wolves, others, strict=False):  # every wolf a different victim: a tie
+        c.handle(f"act {wolf} KILL {victim}")
+    c.handle("end")
+    assert "KILL" in text(c)
+    assert "(cancelled:" in text(c)

@@ -236,7 +236,7 @@ class Rematch(hr.Engine):
             # The public apply() refuses a finished game, so the plant writes the board
             # directly, as a buggy engine would.
             for pid in self.player_ids():
-                self._state.apply(hr.set_alive(pid, True))  # type: ignore[attr-defined]
+                self._state.apply(hr.set_alive(pid, True))
             return ()
         return super().end_phase()
 

@@ -78,5 +78,5 @@ def test_decoding_never_changes_or_keeps_the_callers_dicts() -> None:
     original = json.dumps(doc)
     log = hr.GameLog.from_dict(doc)
     assert json.dumps(doc) == original
-    doc["effects"][0]["data"]["a"] = "changed"  # type: ignore[index]
+    doc["effects"][0]["data"]["a"] = "changed"
     assert log.effects[0].data["a"] == "1"

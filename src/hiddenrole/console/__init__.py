@@ -1,9 +1,11 @@
-"""A host console: host a game at the terminal, or play one seat against bots.
+"""A host console on tables: host a game at the terminal, or play one seat against bots.
 
-Needs the ``cli`` extra (``rich``). Entry point: ``hiddenrole play <game>``.
+Every move goes through a :class:`hiddenrole.host.Table`; a saved game is the
+table's log. Needs the ``cli`` extra (``rich``). Entry point: ``hiddenrole play <game>``.
 """
 
 from .app import Console, main
-from .games import GAMES, GameEntry, Setup
+from .bots import Bot
+from .games import games
 
-__all__ = ["Console", "GAMES", "GameEntry", "Setup", "main"]
+__all__ = ["Bot", "Console", "games", "main"]

@@ -1,51 +1,116 @@
-"""The console: a command loop over one engine.
+"""The console: a command loop over one hosted table.
 
-Two modes. As **host** (no ``--human``) you see the god view and drive every seat:
-``act``, ``say``, ``end``, ``run``. As a **player** (``--human SEAT``) you see only what
-your seat may see; bots fill the other seats and phases end by themselves once you
-have acted (or typed ``pass``). Commands come from stdin, so a script or a test can
-play a whole game.
+Everything goes through a :class:`hiddenrole.host.Table`. Every act, say, end of a
+phase or a turn, every undo and every bot's choice is a move in the table's log, and
+chance (the race's die) is drawn by the table from its seed. Saving writes that log;
+loading replays it, and the host refuses a log of another game or rules version.
+
+Two modes. As **host** (no ``--human``) you read every seat's view and drive every
+seat: ``act``, ``say``, ``end``, ``end-turn``, ``undo``, ``run``. As a **player**
+(``--human SEAT``) you read only your seat's table view; bots play the other seats
+and the console ends each phase once you have decided (or typed ``pass``). Commands
+come from stdin, so a script or a test can play a whole game.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import shlex
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 from rich.console import Console as RichConsole
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Table as RichTable
 
 import hiddenrole as hr
-from hiddenrole.agents import RandomAgent
+from hiddenrole.host import SeatNotFound, SeenEvent, Table, TableView, verify
 
-from .games import GAMES, GameEntry, Setup, role_reveal
+from .bots import Bot, owes_move
+from .games import (
+    catalog_lines,
+    data_lines,
+    default_seats,
+    definition,
+    event_text,
+    games,
+    move_text,
+    option_lines,
+    parse_pairs,
+    value_text,
+)
 
-__all__ = ["Console", "main"]
+__all__ = ["Console", "add_play_arguments", "run_play", "main"]
 
-SAVE_FORMAT = "hiddenrole-console/1"
-MAX_PHASES = 1000
+MAX_PASSES: Final = 5000
+"""Rounds of bot moves and phase ends ``run`` makes before it gives up on a game that will not end."""
+SPECTATE_TAIL: Final = 12
+"""Public lines ``spectate`` repeats."""
 
-HELP = """commands:
-  status                      phase, round, who is alive
-  view SEAT                   what SEAT may see (as a player: your own seat only)
-  act SEAT SKILL [TARGET...]  submit a skill use (as a player: act SKILL [TARGET...])
-  pass                        (player) do nothing this phase
-  say SEAT TEXT...            send a message (as a player: say TEXT...)
-  god                         (host) moderator's view of this phase
-  pending                     (host) who still must or may act
-  auto                        (host) bots act for their seats in this phase
-  end                         (host) end the phase
-  run                         (host) bots act and phases end until the game is over
-  save FILE | load FILE       save or load the table
-  reveal                      roles of everyone (host, or after the game)
+HOST_HELP = """host commands (every change is a move in the table's log):
+  status                      phase, round, turn, who is alive, the public board
+  view SEAT | spectate        what SEAT may see | what a spectator may see
+  god | pending               every seat's role and choices | who still must or may act
+  act SEAT SKILL [TARGET...]  SEAT uses SKILL (case-insensitive; MS_/ON_ prefixes optional)
+  say SEAT TEXT...            SEAT speaks
+  end | end-turn SEAT         end the phase | SEAT ends its turn (turn-ordered phases)
+  delay-turn SEAT             SEAT waits its turn (initiative phases)
+  undo [SEAT]                 take back the last move (if the game allows it and it drew no chance)
+  auto | run                  bots move once for every seat | bots play to the end
+  outcome | reveal            the result and statistics | every seat's role
+  options | log               the table's options | every move so far
+  save FILE | load FILE       write the log | replay a saved log
+  verify [FILE]               replay a log and check it reaches its recorded end
   help | quit"""
+
+PLAYER_HELP = """player commands (you see only what your seat may see):
+  status | view | spectate    the table | your seat's view | a spectator's view
+  act SKILL [TARGET...]       use a skill (case-insensitive)
+  pass                        do nothing this phase (on your turn: end your turn)
+  say TEXT...                 speak to whoever may hear you
+  end-turn | delay-turn       end or delay your turn (turn-ordered phases)
+  undo                        take back your last move (if the game allows it)
+  outcome | reveal            the result | every role, once the game is over
+  options                     the table's options
+  save FILE | load FILE       write the log (it holds every secret) | replay a saved log
+  verify [FILE]               replay a log and check it reaches its recorded end
+  help | quit"""
+
+OLD_SAVE: Final = b'"hiddenrole-console/1"'
+"""Marker of the snapshot files the console wrote before it moved onto tables (they do not load)."""
+
+HOST_ONLY = frozenset({"god", "pending", "auto", "run", "end", "log"})
+
+
+def _event_key(e: SeenEvent) -> tuple[int, str, str, str, tuple[tuple[str, str], ...]]:
+    return (e.seq, e.type, e.source, e.target, tuple(sorted(e.data.items())))
+
+
+def merge_events(lists: Iterable[Sequence[SeenEvent]]) -> list[SeenEvent]:
+    """One list holding every event of several views, each view's order kept.
+
+    The host has no god list of events, only one view per reader, each a subsequence
+    of the table's record; an event seen by several readers appears once.
+    """
+    merged: list[SeenEvent] = []
+    for events in lists:
+        at = 0
+        for e in events:
+            while at < len(merged) and merged[at].seq < e.seq:
+                at += 1
+            key = _event_key(e)
+            j = at
+            while j < len(merged) and merged[j].seq == e.seq and _event_key(merged[j]) != key:
+                j += 1
+            if j < len(merged) and _event_key(merged[j]) == key:
+                at = j + 1
+            else:
+                merged.insert(at, e)
+                at += 1
+    return merged
 
 
 class Console:
@@ -53,7 +118,7 @@ class Console:
 
     def __init__(
         self,
-        setup: Setup,
+        table: Table,
         *,
         bots: bool = False,
         human: str | None = None,
@@ -61,141 +126,287 @@ class Console:
         width: int = 100,
     ) -> None:
         self.out = RichConsole(file=out or sys.stdout, width=width, highlight=False, soft_wrap=True)
-        self.entry = _entry(setup.game)
-        self.setup = setup
-        self.rules = self.entry.rules(setup)
-        self.engine = hr.Engine(self.rules)
-        self.entry.seat(setup, self.engine)
         self.human = human
-        if human is not None and human not in self.engine.player_ids():
-            raise SystemExit(f"--human {human!r}: no such seat (seats: {', '.join(self.engine.player_ids())})")
-        self.bots = {pid for pid in self.engine.player_ids() if bots and pid != human}
-        self.agent = RandomAgent(self.rules, random.Random(setup.seed * 7919 + 1), self.entry.choose_targets)
-        self._passed = False
-        self._wire()
-        self.engine.start()
-        self._phase_header()
+        self._fill_with_bots = bots
+        self._install(table, shown=-1)
 
-    # ---------------------------------------------------------------- wiring
+    @classmethod
+    def open(
+        cls,
+        game: str,
+        players: int | None = None,
+        seed: int | None = 1,
+        options: Mapping[str, str] | None = None,
+        *,
+        bots: bool = False,
+        human: str | None = None,
+        out: IO[str] | None = None,
+        width: int = 100,
+    ) -> Console:
+        """A console on a new table of ``game``; option values are text, read by the definition.
 
-    def _wire(self) -> None:
-        self.engine.on_event(self._on_event)
-        self.engine.on_message(self._on_message)
+        Bad options, seat counts or seats raise the host's typed errors (naming the culprit).
+        """
+        d = definition(game)
+        settings = d.parse_options(dict(options or {}))
+        table = Table.open(d, players if players is not None else default_seats(d), settings, seed)
+        return cls(table, bots=bots, human=human, out=out, width=width)
 
-    def _on_event(self, event: hr.Event) -> None:
+    def _install(self, table: Table, *, shown: int) -> None:
+        """Make ``table`` the console's table; lines up to move ``shown`` count as printed."""
+        if self.human is not None and self.human not in table.seats:
+            raise SeatNotFound(f"no seat {self.human!r} at this table (seats: {', '.join(table.seats)})")
+        self.table = table
+        self.definition = table.definition
+        fill = self._fill_with_bots or self.human is not None
+        self.bots = frozenset(s for s in table.seats if s != self.human) if fill else frozenset()
+        self.bot = Bot(random.Random(table.header.seed * 7919 + table.seq + 1))
+        self._shown = shown
+        self._where: tuple[str, int] | None = None
+        self._board = ""
+        self._passed: tuple[str, int] | None = None
+        self._prompted = -1
+        self._ended = False
+        self._report()
         if self.human is not None:
-            audience = self.engine.audience_of(event)
-            if audience is None or self.human not in audience:
-                return
-        data = " ".join(f"{k}={v}" for k, v in event.data.items())
-        who = f"{event.source}→{event.target}" if event.source and event.target else event.source or event.target
-        note = f" (cancelled: {event.reason})" if event.canceled else ""
-        self.out.print(f"  [bold]{escape(event.type)}[/bold] " + escape(f"{who} {data}{note}".rstrip()))
-
-    def _on_message(self, msg: hr.Message, receivers: tuple[str, ...]) -> None:
-        if self.human is not None and self.human not in receivers:
-            return
-        self.out.print(escape(f"  {msg.sender} says: {msg.content}"))
+            self._advance()
 
     # ---------------------------------------------------------------- output
 
-    def _phase_header(self) -> None:
-        st = self.engine.status()
-        if st.over:
-            self._game_over()
+    def _say(self, text: str) -> None:
+        self.out.print(escape(text))
+
+    def _news(self) -> list[str]:
+        """Events and chat since the last report, as the reader(s) may see them, in move order."""
+        readers = (self.human,) if self.human is not None else (None, *self.table.seats)
+        views = [self.table.view(r) for r in readers]
+        since = self._shown
+        events = merge_events([[e for e in v.events if e.seq > since] for v in views])
+        lines: list[tuple[int, int, int, str]] = [(e.seq, 1, i, event_text(e)) for i, e in enumerate(events)]
+        chat = {c.seq: c for v in views for c in v.chat if c.seq > since}
+        lines += [(seq, 0, 0, f"{c.sender} says: {c.text}") for seq, c in chat.items()]
+        return [text for *_, text in sorted(lines)]
+
+    def _report(self) -> None:
+        """Print what happened since the last report, then a header when the phase changed."""
+        for line in self._news():
+            self._say(f"  {line}")
+        self._shown = self.table.seq
+        if self.table.over:
+            if not self._ended:
+                self._ended = True
+                self._game_over()
             return
-        self.out.rule(f"round {st.round} · {st.phase}")
-        if self.human is not None:
-            self._show_view(self.human)
+        view = self.table.view(self.human)
+        where = (view.phase, view.round)
+        if where != self._where:
+            self._where = where
+            self.out.rule(escape(f"round {view.round} · {view.phase}"))
+            board = "; ".join(data_lines(view.data))
+            if board and board != self._board:
+                self._board = board
+                self.out.print(f"[dim]{escape('  ' + board)}[/dim]")
 
-    def _game_over(self) -> None:
-        st = self.engine.status()
-        winners = ", ".join(st.winners) if st.winners else "nobody"
-        self.out.rule("game over")
-        self.out.print(f"winners: [bold]{winners}[/bold]")
-        self._reveal()
-
-    def _reveal(self) -> None:
-        lines = (self.entry.reveal or role_reveal)(self.engine)
-        for line in lines:
-            self.out.print(escape(f"  {line}"))
+    def _show_view(self, view: TableView) -> None:
+        who = view.seat or "a spectator"
+        grid = RichTable(title=escape(f"{who} sees · round {view.round} · {view.phase} · move {view.seq}"))
+        for column in ("seat", "alive", "role"):
+            grid.add_column(column)
+        for p in view.players:
+            mark = " (you)" if p.seat == view.seat else ""
+            mark += " (turn)" if p.seat == view.turn else ""
+            grid.add_row(escape(p.seat + mark), "yes" if p.alive else "no", escape(p.role or "?"))
+        self.out.print(grid)
+        me = view.me
+        if me is not None:
+            camp = f", camp {me.camp}" if me.camp else ""
+            self._say(f"you are {me.role}{camp}; teammates: {', '.join(me.teammates) or '-'}")
+            if me.role_info:
+                self._say("you know: " + ", ".join(f"{k}={v}" for k, v in me.role_info.items()))
+            self._say("you may: " + (", ".join(me.allowed_skills) or "nothing now"))
+            self._say("moves: " + (", ".join(view.moves) or "none now"))
+        for line in data_lines(view.data):
+            self._say(line)
 
     def _show_status(self) -> None:
-        st = self.engine.status()
-        self.out.print(f"phase {st.phase}, round {st.round}" + (", over" if st.over else ""))
-        self.out.print("alive: " + ", ".join(self.engine.alive_player_ids()))
-
-    def _show_view(self, pid: str) -> None:
-        v = self.engine.player_view(pid)
-        table = Table(title=f"{pid} sees · round {v.round} · {v.phase}", show_lines=False)
-        table.add_column("player")
-        table.add_column("alive")
-        table.add_column("role")
-        for p in v.players:
-            table.add_row(p.id + (" (you)" if p.id == pid else ""), "yes" if p.alive else "no", p.role or "?")
-        self.out.print(table)
-        camp = f", camp {v.self.camp}" if v.self.camp else ""
-        self.out.print(f"you are {v.self.role}{camp}; teammates: {', '.join(v.teammates) or '-'}")
-        if v.role_info:
-            self.out.print(escape("you know: " + ", ".join(f"{k}={val}" for k, val in v.role_info.items())))
-        self.out.print("you may: " + (", ".join(v.allowed_skills) or "nothing this phase"))
+        view = self.table.view(self.human)
+        turn = f", {view.turn}'s turn" if view.turn else ""
+        over = ", over" if view.over else ""
+        self._say(f"{self.definition.name} · move {view.seq} · round {view.round} · {view.phase}{turn}{over}")
+        self._say("alive: " + ", ".join(p.seat for p in view.players if p.alive))
+        for line in data_lines(view.data):
+            self._say(line)
 
     def _show_god(self) -> None:
-        info = self.engine.phase_info()
-        table = Table(title=f"moderator · {info.phase}")
-        table.add_column("role")
-        table.add_column("players")
-        table.add_column("skills")
-        table.add_column("knows")
-        for role, rinfo in info.roles.items():
-            knows = "; ".join(
-                f"{pid}: " + ",".join(f"{k}={v}" for k, v in ri.items()) for pid, ri in rinfo.role_info.items() if ri
+        grid = RichTable(title=escape(f"moderator · round {self.table.status().round} · {self.table.status().phase}"))
+        for column in ("seat", "role", "camp", "alive", "may", "knows"):
+            grid.add_column(column)
+        for seat in self.table.seats:
+            me = self.table.view(seat).me
+            assert me is not None
+            knows = ", ".join(f"{k}={v}" for k, v in me.role_info.items())
+            grid.add_row(
+                seat,
+                escape(me.role),
+                escape(me.camp),
+                "yes" if me.alive else "no",
+                escape(", ".join(me.allowed_skills)),
+                escape(knows),
             )
-            table.add_row(role or "(everyone)", ", ".join(rinfo.player_ids), ", ".join(rinfo.allowed_skills), knows)
-        self.out.print(table)
+        self.out.print(grid)
         self._show_pending()
 
     def _show_pending(self) -> None:
-        r = self.engine.readiness()
-        self.out.print("ready" if r.ready else "not ready")
+        r = self.table.readiness()
+        self._say(("ready" if r.ready else "not ready") + (f" · {r.turn}'s turn" if r.turn else ""))
         for a in r.pending:
-            self.out.print(f"  must: {a.player_id} ({a.role}) {a.skill}")
+            self._say(f"  must: {a.player_id} ({a.role}) {a.skill}")
         for a in r.optional:
-            self.out.print(f"  may:  {a.player_id} ({a.role}) {a.skill}")
-        self.out.print("acted: " + (", ".join(r.acted) or "-"))
+            self._say(f"  may:  {a.player_id} ({a.role}) {a.skill}")
+        self._say("acted: " + (", ".join(r.acted) or "-"))
 
-    # ---------------------------------------------------------------- actions
+    def _show_spectator(self) -> None:
+        view = self.table.view(None)
+        self._show_view(view)
+        lines = [(e.seq, event_text(e)) for e in view.events] + [
+            (c.seq, f"{c.sender} says: {c.text}") for c in view.chat
+        ]
+        tail = sorted(lines, key=lambda x: x[0])[-SPECTATE_TAIL:]
+        if tail:
+            self._say("public record (latest):")
+            for seq, text in tail:
+                self._say(f"  #{seq} {text}")
 
-    def _bots_act(self) -> None:
-        for pid in self.engine.player_ids():
-            if pid in self.bots:
-                self.agent.act(self.engine, pid)
+    def _roles(self) -> dict[str, str]:
+        """Roles this reader may print: every one for the host, the public ones for a player."""
+        if self.human is None:
+            return {p.id: p.role for p in self.table.inspect().all_players()}
+        return {p.seat: p.role for p in self.table.view(None).players if p.role}
+
+    def _show_outcome(self) -> None:
+        outcome = self.table.outcome
+        if outcome is None:
+            st = self.table.status()
+            self._say(f"the game goes on (round {st.round}, {st.phase}); no outcome yet")
+            return
+        winners = ", ".join(outcome.winners) or "nobody"
+        self.out.print(f"ending: [bold]{escape(outcome.ending)}[/bold] · winners: [bold]{escape(winners)}[/bold]")
+        spectator = self.table.view(None)
+        roles = self._roles()
+        names = sorted({n for stats in outcome.seats.values() for n in stats})
+        grid = RichTable(title="reveal")
+        for column in ("seat", "role", "alive", "winner", *names):
+            grid.add_column(column)
+        for p in spectator.players:
+            stats = outcome.seats.get(p.seat, {})
+            grid.add_row(
+                p.seat,
+                escape(roles.get(p.seat, "?")),
+                "yes" if p.alive else "no",
+                "yes" if p.seat in outcome.winners else "",
+                *(str(stats.get(n, "")) for n in names),
+            )
+        self.out.print(grid)
+        self._say("statistics: " + (", ".join(f"{k} {v}" for k, v in outcome.table.items()) or "-"))
+        for line in data_lines(spectator.data):
+            self._say(line)
+
+    def _show_options(self) -> None:
+        for line in option_lines(self.definition, self.table.options):
+            self._say(line)
+
+    def _game_over(self) -> None:
+        self.out.rule("game over")
+        self._show_outcome()
+
+    def _show_reveal(self) -> None:
+        if self.human is not None and not self.table.over:
+            self._say("roles are revealed at the end of the game")
+            return
+        alive = {p.seat: p.alive for p in self.table.view(None).players}
+        for seat, role in sorted(self._roles().items()):
+            self._say(f"  {seat}: {role} ({'alive' if alive.get(seat) else 'out'})")
+
+    def _show_log(self) -> None:
+        h = self.table.header
+        options = " ".join(f"{k}={value_text(v)}" for k, v in h.options.items())
+        self._say(f"table {h.table}: {h.game} rules {h.version}, seed {h.seed}, seats {', '.join(h.seats)}")
+        self._say(f"options: {options or '-'}")
+        for m in self.table.moves():
+            self._say(f"  {move_text(m)}")
+
+    def _prompt(self) -> None:
+        """Player mode: say once per decision what the seat may do (the whole view the first time)."""
+        if self.human is None or self.table.over or self._prompted == self.table.seq:
+            return
+        first = self._prompted < 0
+        self._prompted = self.table.seq
+        view = self.table.view(self.human)
+        if first:
+            self._show_view(view)
+        me = view.me
+        assert me is not None
+        turn = " · your turn" if view.turn == self.human else ""
+        alive = ", ".join(p.seat for p in view.players if p.alive)
+        self.out.print(
+            f"[bold]your move[/bold] {escape(f'— {self.human} ({me.role}) · round {view.round} · {view.phase}{turn}')}"
+        )
+        self._say(f"  alive: {alive}")
+        self._say(f"  you may: {', '.join(me.allowed_skills) or 'nothing'}  (act SKILL [TARGET...] | pass | help)")
+
+    # ---------------------------------------------------------------- moves
+
+    def _move(self, make: Callable[[], int], done: str = "") -> int:
+        """Make one move through the table, confirm it (``ok #seq: done``) and report what followed."""
+        seq = make()
+        if done:
+            self._say(f"ok #{seq}: {done}")
+        self._report()
+        return seq
+
+    def _bots_pass(self, seats: Iterable[str]) -> bool:
+        """Each of ``seats`` that owes a move makes one (through the table); whether anyone moved."""
+        moved = False
+        for seat in seats:
+            if self.table.over:
+                break
+            if owes_move(self.table, seat) and self.bot.play(self.table, seat) is not None:
+                moved = True
+                self._report()
+        return moved
+
+    def _auto(self) -> None:
+        """Host: one bot move for every seat that owes one, then who is still pending."""
+        if not self._bots_pass(self.table.seats):
+            self._say("no seat owes a move; end the phase with end")
+        if not self.table.over:
+            self._show_pending()
 
     def _end_phase(self) -> None:
-        self.engine.end_phase()
-        self._passed = False
-        self._phase_header()
+        self._move(self.table.end_phase)
 
     def _run(self) -> None:
-        for _ in range(MAX_PHASES):
-            if self.engine.status().over:
+        """Host: bots move for every seat and phases end until the game is over."""
+        for _ in range(MAX_PASSES):
+            if self.table.over:
                 return
-            self._bots_act()
-            self._end_phase()
-        self.out.print(f"stopped after {MAX_PHASES} phases")
+            if not self._bots_pass(self.table.seats):
+                self._end_phase()
+        self._say(f"stopped after {MAX_PASSES} rounds of moves")
 
-    def _advance_for_human(self) -> None:
-        """Player mode: bots act and phases end until the human has something to decide."""
+    def _human_owes(self) -> bool:
         assert self.human is not None
-        for _ in range(MAX_PHASES):
-            if self.engine.status().over:
-                return
-            can_act = bool(self.engine.allowed_skills(self.human))
-            acted = self.human in self.engine.readiness().acted
-            if can_act and not acted and not self._passed:
-                return
-            self._bots_act()
-            self._end_phase()
+        view = self.table.view(self.human)
+        return owes_move(self.table, self.human, passed=self._passed == (view.phase, view.round))
+
+    def _advance(self) -> None:
+        """Player mode: bots move and phases end until the human has something to decide."""
+        for _ in range(MAX_PASSES):
+            if self.table.over or self._human_owes():
+                break
+            if not self._bots_pass(sorted(self.bots)) and not self.table.over:
+                self._end_phase()
+        self._prompt()
 
     # ---------------------------------------------------------------- commands
 
@@ -204,7 +415,7 @@ class Console:
         try:
             words = shlex.split(line)
         except ValueError as exc:
-            self.out.print(f"error: {exc}")
+            self._say(f"error: {exc}")
             return True
         if not words:
             return True
@@ -212,136 +423,181 @@ class Console:
         try:
             return self._dispatch(cmd, args)
         except hr.GameError as exc:
-            self.out.print(escape(f"refused: {exc.code}: {exc.message}"))
+            self._say(f"refused: {exc.code}: {exc.message}")
             return True
 
     def _dispatch(self, cmd: str, args: list[str]) -> bool:
-        host = self.human is None
         if cmd in ("quit", "exit", "q"):
             return False
-        if cmd in ("help", "h", "?"):
-            self.out.print(HELP)
-        elif cmd == "status":
-            self._show_status()
-        elif cmd == "view":
-            pid = args[0] if args else (self.human or "")
-            if not host and pid != self.human:
-                self.out.print("you may only look at your own seat")
-            else:
-                self._show_view(pid)
-        elif cmd == "act":
-            self._act(args, host)
-        elif cmd == "pass" and not host:
-            self._passed = True
-            self._advance_for_human()
-        elif cmd == "say":
-            self._say(args, host)
-        elif cmd in ("god", "pending", "auto", "end", "run") and not host:
-            self.out.print("that is the host's command; you play one seat")
-        elif cmd == "god":
-            self._show_god()
-        elif cmd == "pending":
-            self._show_pending()
-        elif cmd == "auto":
-            self._bots_act()
-            self._show_pending()
-        elif cmd == "end":
-            self._end_phase()
-        elif cmd == "run":
-            self._run()
-        elif cmd == "save" and args:
-            self.save(Path(args[0]))
-        elif cmd == "load" and args:
-            self.load(Path(args[0]))
-        elif cmd == "reveal":
-            if host or self.engine.status().over:
-                self._reveal()
-            else:
-                self.out.print("roles are revealed at the end of the game")
+        if self.human is not None and cmd in HOST_ONLY:
+            self._say("that is the host's command; you play one seat")
+            return True
+        handler = self._handlers().get(cmd)
+        if handler is None:
+            self._say(f"unknown command {cmd!r}; type help")
         else:
-            self.out.print(f"unknown command {cmd!r}; type help")
+            handler(args)
         return True
 
-    def _act(self, args: list[str], host: bool) -> None:
-        if host:
-            if len(args) < 2:
-                self.out.print("usage: act SEAT SKILL [TARGET...]")
-                return
-            pid, skill, targets = args[0], args[1], args[2:]
-        else:
-            assert self.human is not None
-            if not args:
-                self.out.print("usage: act SKILL [TARGET...]")
-                return
-            pid, skill, targets = self.human, args[0], args[1:]
-        self.engine.submit(pid, skill.upper() if skill.upper() in self._skills(pid) else skill, targets)
-        self.out.print(f"ok: {pid} {skill} {' '.join(targets)}".rstrip())
-        if not host:
-            self._advance_for_human()
+    def _handlers(self) -> dict[str, Callable[[list[str]], None]]:
+        return {
+            "help": lambda a: self._say(PLAYER_HELP if self.human else HOST_HELP),
+            "status": lambda a: self._show_status(),
+            "view": self._cmd_view,
+            "spectate": lambda a: self._show_spectator(),
+            "god": lambda a: self._show_god(),
+            "pending": lambda a: self._show_pending(),
+            "options": lambda a: self._show_options(),
+            "log": lambda a: self._show_log(),
+            "act": self._cmd_act,
+            "say": self._cmd_say,
+            "pass": self._cmd_pass,
+            "end": lambda a: self._end_phase(),
+            "end-turn": self._cmd_end_turn,
+            "delay-turn": self._cmd_delay_turn,
+            "undo": self._cmd_undo,
+            "auto": lambda a: self._auto(),
+            "run": lambda a: self._run(),
+            "outcome": lambda a: self._show_outcome(),
+            "reveal": lambda a: self._show_reveal(),
+            "save": lambda a: self.save(Path(a[0])) if a else self._say("usage: save FILE"),
+            "load": lambda a: self.load(Path(a[0])) if a else self._say("usage: load FILE"),
+            "verify": self._cmd_verify,
+        }
 
-    def _skills(self, pid: str) -> tuple[str, ...]:
+    def _seat_args(self, args: list[str], usage: str, least: int) -> tuple[str, list[str]] | None:
+        """The acting seat and the remaining words (a player acts for its own seat only)."""
+        if self.human is not None:
+            if len(args) < least:
+                self._say(f"usage: {usage}")
+                return None
+            return self.human, args
+        if len(args) < least + 1:
+            self._say(f"usage: {usage}")
+            return None
+        return args[0], args[1:]
+
+    def _cmd_view(self, args: list[str]) -> None:
+        if self.human is not None:
+            if args and args[0] != self.human:
+                self._say("you may only look at your own seat")
+                return
+            self._show_view(self.table.view(self.human))
+            return
+        if not args:
+            self._say("usage: view SEAT")
+            return
+        self._show_view(self.table.view(args[0]))
+
+    def _skill(self, seat: str, typed: str) -> str:
+        """The allowed skill ``typed`` names: exact, any case, or without its game prefix."""
+        view = self.table.view(seat)
+        allowed = view.me.allowed_skills if view.me is not None else ()
+        if typed in allowed:
+            return typed
+        upper = typed.upper()
+        same = [s for s in allowed if s.upper() == upper or s.upper().endswith("_" + upper)]
+        return same[0] if len(same) == 1 else typed
+
+    def _after_player_move(self) -> None:
+        if self.human is not None:
+            self._advance()
+
+    def _cmd_act(self, args: list[str]) -> None:
+        usage = "act SKILL [TARGET...]" if self.human else "act SEAT SKILL [TARGET...]"
+        got = self._seat_args(args, usage, 1)
+        if got is None:
+            return
+        seat, rest = got
+        skill, targets = self._skill(seat, rest[0]), tuple(rest[1:])
+        self._move(lambda: self.table.act(seat, skill, targets), " ".join((seat, skill, *targets)))
+        self._after_player_move()
+
+    def _cmd_say(self, args: list[str]) -> None:
+        got = self._seat_args(args, "say TEXT..." if self.human else "say SEAT TEXT...", 1)
+        if got is None:
+            return
+        seat, words = got
+        self._move(lambda: self.table.say(seat, " ".join(words)))
+
+    def _cmd_pass(self, args: list[str]) -> None:
+        if self.human is None:
+            self._say("pass is a player's command; the host ends phases with end")
+            return
+        view = self.table.view(self.human)
+        if view.turn == self.human:
+            self._move(lambda: self.table.end_turn(self.human or ""))
+        else:
+            self._passed = (view.phase, view.round)
+        self._advance()
+
+    def _cmd_end_turn(self, args: list[str]) -> None:
+        got = self._seat_args(args, "end-turn" if self.human else "end-turn SEAT", 0)
+        if got is not None:
+            seat = got[0]
+            self._move(lambda: self.table.end_turn(seat))
+            self._after_player_move()
+
+    def _cmd_delay_turn(self, args: list[str]) -> None:
+        got = self._seat_args(args, "delay-turn" if self.human else "delay-turn SEAT", 0)
+        if got is not None:
+            seat = got[0]
+            self._move(lambda: self.table.delay_turn(seat))
+            self._after_player_move()
+
+    def _cmd_undo(self, args: list[str]) -> None:
+        seat = self.human if self.human is not None else (args[0] if args else None)
+        seq = self.table.undo(seat)
+        self._say(f"ok #{seq}: the last standing move is taken back")
+        self._where = None
+        self._report()
+        self._after_player_move()
+
+    def _cmd_verify(self, args: list[str]) -> None:
         try:
-            return self.engine.allowed_skills(pid)
-        except hr.GameError:
-            return ()
-
-    def _say(self, args: list[str], host: bool) -> None:
-        if host:
-            if len(args) < 2:
-                self.out.print("usage: say SEAT TEXT...")
-                return
-            self.engine.send_message(args[0], " ".join(args[1:]))
-        else:
-            assert self.human is not None
-            self.engine.send_message(self.human, " ".join(args))
+            table = verify(Path(args[0]).read_bytes()) if args else verify(self.table.log(), self.definition)
+        except OSError as exc:
+            self._say(f"cannot read {args[0]}: {exc.strerror or exc}")
+            return
+        except hr.GameError as exc:
+            self._say(f"verify failed: {exc.code}: {exc.message}")
+            return
+        ending = f", {table.outcome.ending}" if table.outcome is not None else ""
+        self._say(f"verified: the {table.header.game} log of {table.seq} moves replays to its recorded end{ending}")
 
     # ---------------------------------------------------------------- save / load
 
     def save(self, path: Path) -> None:
-        """Write the table (setup + snapshot) to ``path`` as JSON."""
-        doc = {
-            "format": SAVE_FORMAT,
-            "setup": {
-                "game": self.setup.game,
-                "players": self.setup.players,
-                "seed": self.setup.seed,
-                "options": dict(sorted(self.setup.options.items())),
-            },
-            "human": self.human,
-            "bots": sorted(self.bots),
-            "snapshot": json.loads(self.engine.snapshot().to_json()),
-        }
-        path.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-        self.out.print(f"saved to {path}")
+        """Write the table's log (its whole truth) to ``path`` as JSON."""
+        try:
+            path.write_bytes(self.table.log().to_json())
+        except OSError as exc:
+            self._say(f"cannot save {path}: {exc.strerror or exc}")
+            return
+        self._say(f"saved the log ({self.table.seq} moves) to {path}")
 
     def load(self, path: Path) -> None:
-        """Replace the table with the one saved in ``path`` (rules rebuilt from its setup)."""
+        """Replace the table by the replay of the log in ``path`` (same game and rules version only)."""
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("format") != SAVE_FORMAT:
-                raise ValueError(f"not a {SAVE_FORMAT} file")
-            s = doc["setup"]
-            setup = Setup(str(s["game"]), int(s["players"]), int(s["seed"]), dict(s.get("options", {})))
-            entry = _entry(setup.game)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            self.out.print(f"cannot load {path}: {exc}")
+            data = path.read_bytes()
+        except OSError as exc:
+            self._say(f"cannot load {path}: {exc.strerror or exc}")
             return
-        rules = entry.rules(setup)
-        engine = hr.Engine.restore(rules, json.dumps(doc["snapshot"]).encode())
-        self.entry, self.setup, self.rules, self.engine = entry, setup, rules, engine
-        self.human = doc.get("human")
-        self.bots = set(doc.get("bots", []))
-        self.agent = RandomAgent(rules, random.Random(setup.seed * 7919 + 1), entry.choose_targets)
-        self._wire()
-        self.out.print(f"loaded {path}")
-        self._phase_header()
+        try:
+            table = Table.replay(self.definition, data)
+            if self.human is not None and self.human not in table.seats:
+                raise SeatNotFound(f"the saved table has no seat {self.human!r}")
+        except hr.GameError as exc:
+            old = " (an old console snapshot: saves are table logs now)" if OLD_SAVE in data else ""
+            self._say(f"cannot load {path}: {exc.code}: {exc.message}{old}")
+            return
+        self._say(f"loaded {path}: {table.header.game}, {table.seq} moves replayed")
+        self._install(table, shown=table.seq)
 
     # ---------------------------------------------------------------- loop
 
     def loop(self, lines: Iterable[str], *, prompt: bool = False) -> None:
         """Read commands until ``quit`` or the end of input."""
-        if self.human is not None:
-            self._advance_for_human()
         for line in lines:
             if not self.handle(line.strip()):
                 return
@@ -349,53 +605,57 @@ class Console:
                 self.out.print("> ", end="")
 
 
-def _entry(game: str) -> GameEntry:
-    entry = GAMES.get(game)
-    if entry is None:
-        raise SystemExit(f"unknown game {game!r}; choose from: {', '.join(sorted(GAMES))}")
-    return entry
-
-
-def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--option {pair!r}: expected KEY=VALUE")
-        out[key] = value
-    return out
-
-
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hiddenrole play``."""
-    parser.add_argument("game", choices=sorted(GAMES), help="which game")
-    parser.add_argument("--players", type=int, default=None, help="number of seats")
-    parser.add_argument("--seed", type=int, default=1, help="seed for dealing and bots")
-    parser.add_argument("--bots", action="store_true", help="bots play every seat except --human")
-    parser.add_argument("--human", default=None, help="play this seat yourself (you see only what it may see)")
-    parser.add_argument("--variant", default=None, help="game variant (e.g. avalon)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "games:\n  " + "\n  ".join(catalog_lines())
+    parser.add_argument("game", choices=games(), help="which game (from the host catalog)")
+    parser.add_argument("--players", type=int, default=None, help="number of seats (seats p1, p2, ...)")
+    parser.add_argument("--seed", type=int, default=1, help="the table's seed: dealing, dice and bots")
+    parser.add_argument(
+        "--bots", action="store_true", help="bots play every seat to the end (with --human they always play the others)"
+    )
+    parser.add_argument("--human", default=None, metavar="SEAT", help="play SEAT yourself; you see only its view")
+    parser.add_argument("--variant", default=None, help="shorthand for --option variant=V (missions)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    parser.add_argument("--load", default=None, metavar="FILE", help="replay a saved log instead of dealing")
+    parser.add_argument("--list-options", action="store_true", help="print the game's options and exit")
 
 
-def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
-    """``hiddenrole play``: build the table, then autoplay or read commands."""
-    entry = _entry(args.game)
-    options = _parse_options(args.option)
-    if args.variant:
-        options["variant"] = args.variant
-    setup = Setup(args.game, args.players or entry.default_players, args.seed, options)
+def _console(args: argparse.Namespace, out: IO[str] | None) -> Console:
+    if args.load:
+        table = Table.replay(definition(args.game), Path(args.load).read_bytes())
+        return Console(table, bots=args.bots, human=args.human, out=out)
+    texts = parse_pairs(args.option)
+    if args.variant is not None:
+        texts["variant"] = args.variant
+    return Console.open(args.game, args.players, args.seed, texts, bots=args.bots, human=args.human, out=out)
+
+
+def run_play(
+    args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None, err: IO[str] | None = None
+) -> int:
+    """``hiddenrole play``: open the table, then play it out with bots or read commands."""
+    errors = err or sys.stderr
+    if args.list_options:
+        print("\n".join(option_lines(definition(args.game))), file=out or sys.stdout)
+        return 0
     try:
-        console = Console(setup, bots=args.bots, human=args.human, out=out)
+        console = _console(args, out)
     except hr.GameError as exc:
-        print(f"cannot set up {args.game}: {exc}", file=sys.stderr)
+        print(f"cannot set up {args.game}: {exc.message}", file=errors)
         return 2
-    stream = stdin or sys.stdin
+    except OSError as exc:
+        print(f"cannot load {args.load}: {exc.strerror or exc}", file=errors)
+        return 2
     if args.bots and args.human is None:
         console.handle("run")
         return 0
+    stream = stdin or sys.stdin
     interactive = stream.isatty()
     if interactive:
         console.out.print("type help for commands")
+        console.out.print("> ", end="")
     console.loop(stream, prompt=interactive)
     return 0
 

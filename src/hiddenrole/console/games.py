@@ -1,211 +1,146 @@
-"""What the console needs to know about each game: how to build it and reveal it.
+"""Display helpers: the games, options, events and public data as the console prints them.
 
-Each entry adapts one rules package. A later host layer (game definitions with
-options and statistics) will replace these adapters.
+What a game *is* (seats, options, statistics, dealing, chance) comes from the host
+catalog's definitions; nothing here decides a rule. This module only picks a
+pleasant default seat count and turns definitions and views into lines of text.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-import hiddenrole as hr
-from hiddenrole.agents import TargetChooser
+from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, SeenEvent, catalog
 
-__all__ = ["GAMES", "GameEntry", "Setup", "role_reveal"]
+__all__ = [
+    "DEFAULT_SEATS",
+    "games",
+    "definition",
+    "default_seats",
+    "parse_pairs",
+    "catalog_lines",
+    "option_lines",
+    "event_text",
+    "move_text",
+    "value_text",
+    "data_lines",
+]
 
-
-@dataclass(frozen=True)
-class Setup:
-    """Everything needed to rebuild the same table: the console saves it with the snapshot."""
-
-    game: str
-    players: int
-    seed: int
-    options: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    """One playable game."""
-
-    name: str
-    summary: str
-    default_players: int
-    rules: Callable[[Setup], hr.Rules]
-    seat: Callable[[Setup, hr.Engine], None]
-    choose_targets: TargetChooser | None = None
-    reveal: Callable[[hr.Engine], list[str]] | None = None
+DEFAULT_SEATS: dict[str, int] = {"missions": 7, "onenight": 6, "race": 3, "redblue": 5, "werewolf": 9}
+"""Seats when ``--players`` is not given: a classic table of each game."""
 
 
-def role_reveal(engine: hr.Engine) -> list[str]:
-    """Default end-of-game reveal: each player's role and fate."""
+def games() -> tuple[str, ...]:
+    """Every game the catalog offers, sorted."""
+    return catalog.NAMES
+
+
+def definition(name: str) -> GameDefinition:
+    """The catalog's definition of ``name`` (:class:`hiddenrole.host.InvalidGame` if unknown)."""
+    return catalog.get(name)
+
+
+def default_seats(d: GameDefinition) -> int:
+    """A classic seat count for ``d``, inside its bounds."""
+    return min(max(DEFAULT_SEATS.get(d.name, d.min_seats), d.min_seats), d.max_seats)
+
+
+def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``KEY=VALUE`` texts as a mapping; the definition reads each value by its declared kind later."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOptions(f"option {pair!r}: expected KEY=VALUE", key.strip())
+        out[key.strip()] = value
+    return out
+
+
+def catalog_lines() -> list[str]:
+    """One line per game: name, seats, summary (for ``--help``)."""
     lines = []
-    for pid in engine.player_ids():
-        info = engine.player_info(pid)
-        fate = "alive" if info.alive else "out"
-        lines.append(f"{pid}: {info.role} ({fate})")
+    for name in games():
+        d = definition(name)
+        seats = f"{d.min_seats}-{d.max_seats} seats"
+        lines.append(f"{name:<9} {seats:<11} {d.summary}")
     return lines
 
 
-def _redblue_rules(setup: Setup) -> hr.Rules:
-    from hiddenrole.games import redblue
-
-    return redblue.rules()
-
-
-def _redblue_seat(setup: Setup, engine: hr.Engine) -> None:
-    import random
-
-    from hiddenrole.games import redblue
-
-    roles = [redblue.RED] * (setup.players // 2) + [redblue.BLUE] * (setup.players - setup.players // 2)
-    random.Random(setup.seed).shuffle(roles)
-    for i, role in enumerate(roles):
-        engine.add_player(f"p{i:02d}", role)
+def _kind(option: Option) -> str:
+    if option.kind is OptionKind.INTEGER:
+        return f"{option.minimum}..{option.maximum}"
+    if option.kind is OptionKind.CHOICE:
+        return "|".join(option.choices)
+    return "true|false"
 
 
-def _missions_rules(setup: Setup) -> hr.Rules:
-    from hiddenrole.games import missions
-
-    return missions.rules()
-
-
-def _missions_seat(setup: Setup, engine: hr.Engine) -> None:
-    from hiddenrole.games import missions
-
-    variant = setup.options.get("variant", missions.AVALON)
-    roles = [r for r in setup.options.get("roles", "").split(",") if r]
-    for pid, role in missions.deal(missions.composition(variant, setup.players, roles), setup.seed):
-        engine.add_player(pid, role)
+def value_text(value: object) -> str:
+    """An option value as typed on a command line (``true``, ``30``, ``avalon``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
-def _missions_targets(view: hr.PlayerView, step: hr.PhaseStep, rng: random.Random) -> tuple[str, ...] | None:
-    from hiddenrole.games import missions
-
-    if step.skill != missions.NOMINATE:
-        return None
-    living = sorted(p.id for p in view.players if p.alive)
-    return tuple(rng.sample(living, missions.team_size(view)))
-
-
-def _missions_reveal(engine: hr.Engine) -> list[str]:
-    from hiddenrole.games import missions
-
-    board = missions.scoreboard(engine.view())
-    return [
-        f"missions: {board.get('results', '')} (rejections in a row: {board.get('rejects', '0')})",
-        *role_reveal(engine),
-    ]
+def option_lines(d: GameDefinition, current: Mapping[str, object] | None = None) -> list[str]:
+    """Each option with its kind, its value (``current`` or the default) and its help."""
+    lines = [f"{d.name} (rules {d.version}), {d.min_seats}-{d.max_seats} seats, undo {'yes' if d.undo else 'no'}"]
+    for o in d.options:
+        value = current.get(o.name, o.default) if current is not None else o.default
+        note = f"  {o.help}" if o.help else ""
+        lines.append(f"  {o.name}={value_text(value)}  ({_kind(o)}){note}")
+    if d.statistics:
+        lines.append("statistics: " + ", ".join(f"{s.name} ({s.scope.value})" for s in d.statistics))
+    return lines
 
 
-def _onenight_deck(setup: Setup) -> tuple[str, ...]:
-    from hiddenrole.games import onenight
-
-    raw = [c.strip().upper() for c in setup.options.get("deck", "").split(",") if c.strip()]
-    if not raw:
-        return onenight.default_deck(setup.players)
-    return tuple(c if c.startswith("ON_") else f"ON_{c}" for c in raw)
-
-
-def _onenight_rules(setup: Setup) -> hr.Rules:
-    from hiddenrole.games import onenight
-
-    return onenight.rules_for(_onenight_deck(setup), setup.players, setup.seed)
+def event_text(e: SeenEvent) -> str:
+    """``TYPE source→target k=v ...``."""
+    who = f"{e.source}→{e.target}" if e.source and e.target else e.source or e.target
+    data = " ".join(f"{k}={v}" for k, v in e.data.items())
+    # Views do not say yet whether an event was cancelled; show it as soon as they do.
+    canceled = bool(getattr(e, "canceled", False))
+    note = f"(cancelled: {getattr(e, 'reason', '') or 'no reason given'})" if canceled else ""
+    return " ".join(part for part in (e.type, who, data, note) if part)
 
 
-def _onenight_seat(setup: Setup, engine: hr.Engine) -> None:
-    from hiddenrole.games import onenight
-
-    for pid, role in onenight.deal(_onenight_deck(setup), setup.players, setup.seed).seats:
-        engine.add_player(pid, role)
-
-
-def _onenight_reveal(engine: hr.Engine) -> list[str]:
-    from hiddenrole.games import onenight
-
-    return onenight.reveal_lines(engine)
-
-
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def _werewolf_parts(setup: Setup) -> tuple[object, tuple[object, ...], tuple[str, ...]]:
-    """Switches, extensions and cards from console options (see the werewolf entry's summary)."""
-    import dataclasses
-
-    from hiddenrole.games import werewolf as ww
-    from hiddenrole.games.werewolf import idiot, wolfking
-
-    known = {f.name: f for f in dataclasses.fields(ww.Switches)}
-    values: dict[str, object] = {}
-    for key, raw in sorted(setup.options.items()):
-        if key in known:
-            values[key] = raw.lower() in _TRUE if known[key].type in (bool, "bool") else raw.upper()
-    exts = [e for e in setup.options.get("extensions", "").split(",") if e]
-    table = {"idiot": idiot.EXTENSION, "wolfking": wolfking.EXTENSION}
-    unknown = [e for e in exts if e not in table]
-    if unknown:
-        raise hr.InvalidConfig(f"unknown werewolf extension {unknown[0]!r}; choose from idiot, wolfking")
-    cards = [c.strip().upper() for c in setup.options.get("cards", "").split(",") if c.strip()]
-    if not cards:
-        cards = list(ww.board(setup.players))
-        if "idiot" in exts:
-            cards[cards.index(ww.VILLAGER)] = idiot.IDIOT
-        if "wolfking" in exts:
-            cards[cards.index(ww.WEREWOLF)] = wolfking.WOLF_KING
-    return ww.Switches(**values), tuple(table[e] for e in exts), tuple(cards)  # type: ignore[arg-type]
+def move_text(m: LoggedMove) -> str:
+    """One logged move, as the ``log`` command lists it."""
+    parts = [f"#{m.seq}", m.kind]
+    if m.seat is not None:
+        parts.append(m.seat)
+    if m.skill:
+        parts.append(m.skill)
+    parts += list(m.targets)
+    if m.text:
+        parts.append(repr(m.text))
+    if m.draws:
+        parts.append(f"(drew {m.draws})")
+    return " ".join(parts)
 
 
-def _werewolf_rules(setup: Setup) -> hr.Rules:
-    from hiddenrole.games import werewolf as ww
-
-    switches, exts, _ = _werewolf_parts(setup)
-    return ww.rules(switches, extensions=exts)  # type: ignore[arg-type]
-
-
-def _werewolf_seat(setup: Setup, engine: hr.Engine) -> None:
-    from hiddenrole.games import werewolf as ww
-
-    _, _, cards = _werewolf_parts(setup)
-    for pid, role in ww.deal(cards, setup.seed).items():
-        engine.add_player(pid, role)
+def _flat(value: object) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items())
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return ", ".join(_flat(v) for v in value)
+    return value_text(value)
 
 
-GAMES: dict[str, GameEntry] = {
-    "redblue": GameEntry(
-        "redblue",
-        "red against blue, one public vote per round",
-        4,
-        _redblue_rules,
-        _redblue_seat,
-    ),
-    "werewolf": GameEntry(
-        "werewolf",
-        "Werewolf, Chinese table rules (options: any switch, e.g. victory_mode=TOWN_WIPE, "
-        "witch_can_save_self=true; extensions=idiot,wolfking; cards=WEREWOLF,SEER,...)",
-        9,
-        _werewolf_rules,
-        _werewolf_seat,
-    ),
-    "missions": GameEntry(
-        "missions",
-        "The Resistance / Avalon (options: variant=avalon|resistance, roles=percival,morgana,...)",
-        7,
-        _missions_rules,
-        _missions_seat,
-        _missions_targets,
-        _missions_reveal,
-    ),
-    "onenight": GameEntry(
-        "onenight",
-        "One Night Ultimate Werewolf (option: deck=werewolf,werewolf,seer,... players + 3 cards)",
-        6,
-        _onenight_rules,
-        _onenight_seat,
-        None,
-        _onenight_reveal,
-    ),
-}
-"""Playable games by name (rules packages register here)."""
+def _row(item: object) -> str:
+    """A record with a ``seat`` (the race's positions) reads ``seat rest``."""
+    if isinstance(item, Mapping) and "seat" in item:
+        rest = " ".join(value_text(v) for k, v in item.items() if k != "seat")
+        return f"{item['seat']} {rest}".strip()
+    return _flat(item)
+
+
+def data_lines(data: Mapping[str, Any]) -> list[str]:
+    """The game's public data, one ``key: value`` line each (lists and mappings flattened)."""
+    lines = []
+    for key, value in data.items():
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            text = " · ".join(_row(v) for v in value)
+        else:
+            text = _flat(value)
+        lines.append(f"{key}: {text}" if text else f"{key}: -")
+    return lines

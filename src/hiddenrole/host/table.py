@@ -598,7 +598,15 @@ class Table:
             turn = pv.turn
         every = frozenset(self.seats)
         events = tuple(
-            SeenEvent(h.seq, h.event.type, h.event.source, h.event.target, dict(h.event.data))
+            SeenEvent(
+                h.seq,
+                h.event.type,
+                h.event.source,
+                h.event.target,
+                dict(h.event.data),
+                h.event.canceled,
+                h.event.reason,
+            )
             for h in run.events
             if h.event.type in _ALWAYS_PUBLIC
             or (h.audience is not None and (every <= h.audience if seat is None else seat in h.audience))

@@ -46,6 +46,9 @@ class SeenEvent:
     source: str = ""
     target: str = ""
     data: Mapping[str, str] = field(default_factory=dict)
+    canceled: bool = False
+    """A vetoed action (e.g. a tied wolf vote): shown to whom the rules allow, marked as such."""
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class TableView:
             "data": dict(self.data),
             "events": [
                 {"seq": e.seq, "type": e.type, "source": e.source, "target": e.target, "data": dict(e.data)}
+                | ({"canceled": True, "reason": e.reason} if e.canceled else {})
                 for e in self.events
             ],
             "chat": [
