@@ -181,6 +181,29 @@ class _PhaseTable:
 _EMPTY_TABLE = _PhaseTable(PhaseConfig())
 
 
+class _AllOrNothing:
+    """Makes one engine step all-or-nothing.
+
+    Extension points run midway through a step; if one raises, the board is rebuilt
+    from the log (which only grows once a step has succeeded) and the pending
+    submissions are put back, so the caller sees the engine exactly as before.
+    """
+
+    __slots__ = ("engine", "pending")
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.pending = list(engine._pending)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if kind is not None:
+            self.engine._rebuild()
+            self.engine._pending = self.pending
+
+
 class _Compiled:
     """What an engine derives from its rules alone, computed once per Rules value.
 
@@ -526,15 +549,12 @@ class Engine:
                 raise InvalidBoard("no players are seated")
             if self._check_victory() is not None:
                 raise BoardAlreadyDecided("the victory checker already declares a result")
-            try:
+            with _AllOrNothing(self):
                 self._start_at(self._cfg.start_phase)
                 started = Effect(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
                 if self._b.game_setup is not None:
                     self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
-            except BaseException:
-                self._rebuild()
-                raise
             self._log.extend(batch)
             events.append(started.to_event())
         self._dispatch(events)
@@ -606,20 +626,15 @@ class Engine:
             if table.order is TurnOrder.SIMULTANEOUS:
                 self._pending.append(use)
                 return use
-            pending = list(self._pending)
-            self._pending.append(use)
             out: list[Effect] = []
-            try:
+            with _AllOrNothing(self):
+                self._pending.append(use)
                 if not in_turn or table.order is TurnOrder.FREE:
                     self._resolve_now(use, out)
                 elif table.moves <= sum(
                     1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
                 ):
                     self._finish_turn(player_id, out)
-            except BaseException:
-                self._rebuild()
-                self._pending = pending
-                raise
             events = self._commit(out)
         self._dispatch(events)
         return use
@@ -634,14 +649,9 @@ class Engine:
             table = self._tables[s.phase]
             if not table.queued or not s.turns or s.turns[0] != player_id:
                 raise NotYourTurn(f"{player_id!r} does not have the turn")
-            pending = list(self._pending)
             out: list[Effect] = []
-            try:
+            with _AllOrNothing(self):
                 self._finish_turn(player_id, out)
-            except BaseException:
-                self._rebuild()
-                self._pending = pending
-                raise
             events = self._commit(out)
         self._dispatch(events)
         return tuple(out)
@@ -707,7 +717,7 @@ class Engine:
             phase = s.phase
             out: list[Effect] = []
             named_before = s.actors.get(phase)
-            try:
+            with _AllOrNothing(self):
                 self._apply_batch(
                     self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
                 )
@@ -733,9 +743,6 @@ class Engine:
                     keep = False
                     s.actors.pop(phase, None)
                 self._transition(nxt)
-            except BaseException:
-                self._rebuild()
-                raise
             self._pending.clear()
             if nxt == END:
                 s.winners = winners or ()
@@ -760,11 +767,8 @@ class Engine:
             if self._state.phase == END:
                 raise GameEnded("the game is over; its board is final")
             out: list[Effect] = []
-            try:
+            with _AllOrNothing(self):
                 self._apply_batch(effects, "apply", out)
-            except BaseException:
-                self._rebuild()
-                raise
             self._log.extend(out)
             events = self._public(out)
         self._dispatch(events)
