@@ -1,5 +1,10 @@
 """The random policy shared by the game benchmarks, and the timing loop around it.
 
+Timed apart from play: every player's view once per phase; a snapshot JSON round trip
+(snapshot -> bytes -> verified restore) after phase 5; at the end, replay of the log
+object (``replay_us``) and replay from freshly encoded JSON bytes (``replay_json_us``:
+encode + decode + replay).
+
 Policy (mirrors the Go benchmark): each phase, for every player in id order, take
 ``allowed_skills``; if empty skip; pick one uniformly; ``SKIP`` takes no target; a
 step with a target pool draws its count from the pool; a step needing ``n > 1``
@@ -34,6 +39,7 @@ class Tally:
     view_ns: list[float] = field(default_factory=list)
     snapshot_ns: list[int] = field(default_factory=list)
     replay_ns: list[int] = field(default_factory=list)
+    replay_json_ns: list[int] = field(default_factory=list)
     winners: dict[str, int] = field(default_factory=dict)
 
 
@@ -99,9 +105,14 @@ def play(
             hr.Engine.restore(rules, snap)
             tally.snapshot_ns.append(time.perf_counter_ns() - t0)
     if measure:
+        log = engine.log()
         t0 = time.perf_counter_ns()
-        hr.Engine.replay(rules, engine.log().to_json())
+        hr.Engine.replay(rules, log)
         tally.replay_ns.append(time.perf_counter_ns() - t0)
+        fresh = hr.GameLog(log.rules_name, log.rules_version, log.effects)  # no cached encoding
+        t0 = time.perf_counter_ns()
+        hr.Engine.replay(rules, fresh.to_json())
+        tally.replay_json_ns.append(time.perf_counter_ns() - t0)
     tally.games += 1
     tally.phases += phases
     tally.play_ns += t_play
@@ -139,6 +150,7 @@ def report(kind: str, tally: Tally, wall_s: float, go: dict[str, float] | None =
     view_us = statistics.median(tally.view_ns) / 1000 if tally.view_ns else 0.0
     snap_us = statistics.median(tally.snapshot_ns) / 1000 if tally.snapshot_ns else 0.0
     replay_us = statistics.median(tally.replay_ns) / 1000 if tally.replay_ns else 0.0
+    replay_json_us = statistics.median(tally.replay_json_ns) / 1000 if tally.replay_json_ns else 0.0
     print(f"{kind}: {tally.games} games in {wall_s:.1f} s wall ({play_s:.2f} s of play timed)")
     print(
         f"  per game: {tally.phases / tally.games:.1f} phases, {tally.submits / tally.games:.1f} submits"
@@ -153,6 +165,7 @@ def report(kind: str, tally: Tally, wall_s: float, go: dict[str, float] | None =
         "playerview_us": view_us,
         "snapshot_roundtrip_us": snap_us,
         "replay_us": replay_us,
+        "replay_json_us": replay_json_us,
     }
     if go:
         for key, value in ours.items():
