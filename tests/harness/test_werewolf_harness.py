@@ -134,9 +134,20 @@ def setup_extensions(rng: random.Random) -> et.Game:
 # ---------------------------------------------------------------- public on purpose
 
 
+SEER_LEARNS = frozenset({"camp", "good"})
+"""The data keys of the seer's CHECK event (resolution.resolve_seer)."""
+
+
 def declarations(extensions: Sequence[ww.Extension], *, disclosure_switches: bool) -> tuple[et.Public, ...]:
     """What the ruleset says it reveals by design, each under the name of what reveals it."""
-    out = [et.Public("werewolf.disclosing_events()", event_types=ww.disclosing_events())]
+    assert ww.CHECK in ww.disclosing_events()
+    out = [
+        # The end of the game reveals everything to everyone.
+        et.Public("werewolf.disclosing_events() but CHECK", event_types=ww.disclosing_events() - {ww.CHECK}),
+        # R8: the seer's check discloses the target's camp and nothing more. Declaring only these data
+        # keys (not the whole CHECK event) lets H catch a check that says more, e.g. the role.
+        et.Public("R8: the seer learns a camp", data_keys=SEER_LEARNS),
+    ]
     for ext in extensions:
         if ext.reveals:
             out.append(et.Public(f"{ext.name} extension: Extension.reveals", event_types=frozenset(ext.reveals)))
@@ -352,3 +363,17 @@ def test_h_sees_a_leak_the_declarations_do_not_cover(family: str) -> None:
     chunk = next(c for c in CHUNKS if c.family == family)
     err = planted_leak_found(with_planted_leak(spec_for(chunk), dawn_names_roles, games=10))
     assert "roles" in str(err)
+
+
+def check_names_the_role(effect: hr.Effect, view: hr.GameView) -> list[hr.Effect] | None:
+    """Planted leak: the seer's check tells the target's role, not only the camp (breaks R8)."""
+    if effect.type != ww.CHECK or effect.canceled:
+        return None
+    target = view.player(effect.target)
+    return [effect.with_data("role", target.role if target is not None else "")]
+
+
+def test_h_sees_a_seer_check_that_tells_more_than_the_camp() -> None:
+    chunk = next(c for c in CHUNKS if c.family == "werewolf")
+    err = planted_leak_found(with_planted_leak(spec_for(chunk), check_names_the_role, games=20))
+    assert "role" in str(err)
