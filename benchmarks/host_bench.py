@@ -36,6 +36,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from hiddenrole import GameError
 from hiddenrole.host import Table, TableLog
@@ -122,7 +123,6 @@ def doubling(costs: dict[int, float]) -> float:
 def act_at_nine(tries: int) -> tuple[float, dict[str, int]]:
     """One day vote at a nine-seat werewolf table: its time, and the views, board copies and status calls it costs."""
     import hiddenrole as hr
-    from hiddenrole.host import table as table_module
 
     counts = {"views": 0, "clones": 0, "status": 0}
     t = Table.open(get("werewolf"), 9, seed=1)
@@ -143,15 +143,23 @@ def act_at_nine(tries: int) -> tuple[float, dict[str, int]]:
         counts["status"] += 1
         return real_status(self)
 
-    table_module.Table._core = core  # type: ignore[method-assign]
-    hr.Engine.view = view  # type: ignore[method-assign]
-    hr.Engine.status = status  # type: ignore[method-assign]
+    patched: list[tuple[Any, str, Any]] = [
+        (Table, "_core", core),
+        (hr.Engine, "view", view),
+        (hr.Engine, "status", status),
+    ]
+    real: list[tuple[Any, str, Any]] = [
+        (Table, "_core", real_core),
+        (hr.Engine, "view", real_view),
+        (hr.Engine, "status", real_status),
+    ]
+    for owner, name, fn in patched:
+        setattr(owner, name, fn)
     try:
         t.act(alive[0], "VOTE", [alive[1]])
     finally:
-        table_module.Table._core = real_core  # type: ignore[method-assign]
-        hr.Engine.view = real_view  # type: ignore[method-assign]
-        hr.Engine.status = real_status  # type: ignore[method-assign]
+        for owner, name, fn in real:
+            setattr(owner, name, fn)
     spent = per_call(lambda: t.view(alive[2]), tries, 1)
     return spent, counts
 

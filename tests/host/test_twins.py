@@ -17,7 +17,13 @@ from hiddenrole.host import readers, table
 from hiddenrole.host.catalog import get
 from hiddenrole.host.twins import HostLeak, TwinCheck, check_twins
 
-RULESETS = [("redblue", 5, {}), ("race", 3, {}), ("werewolf", 6, {}), ("missions", 5, {}), ("onenight", 5, {})]
+RULESETS: list[tuple[str, int, dict[str, Any]]] = [
+    ("redblue", 5, {}),
+    ("race", 3, {}),
+    ("werewolf", 6, {}),
+    ("missions", 5, {}),
+    ("onenight", 5, {}),
+]
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), RULESETS, ids=[r[0] for r in RULESETS])
