@@ -44,8 +44,8 @@ def _notice_per_move(monkeypatch: pytest.MonkeyPatch) -> None:
     filed = table.Table._filed
     update = readers.Reader.update
 
-    def every_reader(self: Any, run: Any, m: Any, pending_only: bool, *, deliver: bool) -> None:
-        filed(self, run, m, False, deliver=deliver)
+    def every_reader(self: Any, run: Any, m: Any, simultaneous: bool, still: bool, *, deliver: bool) -> None:
+        filed(self, run, m, False, False, deliver=deliver)
 
     def always(self: readers.Reader, core: Any, events: Any, chat: Any) -> Any:
         got = update(self, core, events, chat)
@@ -64,8 +64,8 @@ def _global_counter(monkeypatch: pytest.MonkeyPatch) -> None:
     filed = table.Table._filed
     update = readers.Reader.update
 
-    def every_reader(self: Any, run: Any, m: Any, pending_only: bool, *, deliver: bool) -> None:
-        filed(self, run, m, False, deliver=deliver)
+    def every_reader(self: Any, run: Any, m: Any, simultaneous: bool, still: bool, *, deliver: bool) -> None:
+        filed(self, run, m, False, False, deliver=deliver)
 
     def counting(self: readers.Reader, core: Any, events: Any, chat: Any) -> Any:
         got = update(self, core, events, chat)
