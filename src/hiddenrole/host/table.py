@@ -924,12 +924,19 @@ class Table:
             kinds.append(END_TURN)
             if shared.initiative:
                 kinds.append(DELAY_TURN)
-        if self.definition.undo and self._undo_target(run, seat)[1] == "":
-            kinds.append(UNDO)
+        if self.definition.undo:
+            stack = run.stacks.get(seat)
+            if stack and stack[-1].seq in run.undoable:
+                kinds.append(UNDO)
         allows = self.definition.allows
         if allows is None:
             return tuple(kinds)
-        return tuple(k for k in kinds if k == ACT or not allows(Move(k, seat), shared.ctx))
+        ctx = shared.ctx
+        out = []
+        for k in kinds:
+            if k == ACT or not allows(Move(k, seat), ctx):
+                out.append(k)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------- helpers
