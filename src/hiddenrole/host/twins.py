@@ -84,6 +84,8 @@ class TwinReport:
     compared: int = 0
     """Reader-steps compared before a legitimate divergence (or the end)."""
     diverged: int = 0
+    ended: int = 0
+    """Pairs whose first table reached the end of its game."""
 
 
 @contextlib.contextmanager
@@ -240,6 +242,7 @@ def _check_pair(check: TwinCheck, i: int, report: TwinReport) -> None:
                 _move(side, actor, f"{d.name}/{i}")
         report.steps += 1
         _compare(pair, live, f"{where}, step {step} ({actor})", report, initial=False, single=check.single)
+    report.ended += a.over
 
 
 def _compare(
