@@ -156,3 +156,67 @@ def test_an_older_note_than_one_delivered_is_dropped() -> None:
     pub.publish("t", 2)
     pub.publish("t", 4)
     assert got == [Changed("t", 3), Changed("t", 4)]
+
+
+def test_seat_notices_arrive_in_order_even_when_a_subscriber_moves() -> None:
+    """A bot that moves from inside its own notice does not reorder or nest deliveries."""
+    t = Table.open(RACE, 2, {"target": 100}, seed=1)
+    order: list[tuple[str, int]] = []
+    depth = [0]
+
+    def bot(notice: Notice) -> None:
+        depth[0] += 1
+        assert depth[0] == 1, "deliveries must not nest"
+        order.append((str(notice.seat), notice.version))
+        if notice.seat == "p2" and notice.version < 5:
+            t.act("p2", "TAUNT", ["p1"])
+        depth[0] -= 1
+
+    t.subscribe("p1", bot)
+    t.subscribe("p2", bot)
+    t.act("p1", "TAUNT", ["p2"])
+    assert order == [("p1", 2), ("p2", 2), ("p1", 3), ("p2", 3), ("p1", 4), ("p2", 4), ("p1", 5), ("p2", 5)]
+
+
+def test_unsubscribe_faulty_subscribers_spectators_and_the_host() -> None:
+    t = Table.open(RACE, 2, seed=1)
+    seat: list[Notice] = []
+    watch: list[Notice] = []
+    host_seen: list[object] = []
+
+    def boom(notice: Notice) -> None:
+        raise RuntimeError("subscriber bug")
+
+    t.subscribe("p1", boom)
+    stop = t.subscribe("p1", seat.append)
+    t.subscribe(None, watch.append)
+    t.subscribe_host(host_seen.append)
+    t.act("p1", "ROLL")
+    stop()
+    t.act("p2", "ROLL")
+    assert [n.version for n in seat] == [2]
+    assert [n.version for n in watch] == [2, 3] and all(n.seat is None for n in watch)
+    assert [n.seq for n in host_seen] == [1, 2]  # the host, and only the host, sees the count
+    with pytest.raises(hr.InvalidArgument):
+        t.subscribe("p1", "not callable")  # type: ignore[arg-type]
+    with pytest.raises(hr.PlayerNotFound):
+        t.subscribe("p9", seat.append)
+
+
+def test_a_reconnecting_reader_catches_up_from_its_last_version() -> None:
+    t = Table.open(RACE, 3, seed=2)
+    pushed: list[Notice] = []
+    t.subscribe("p3", pushed.append)
+    for seat in ("p1", "p2", "p3"):
+        t.act(seat, "ROLL")
+    t.say("p1", "hi")
+    since = pushed[1].version - 1
+    caught = t.updates("p3", since)
+    assert caught.version == t.version("p3") == pushed[-1].version
+    assert caught.events == tuple(e for n in pushed[1:] for e in n.events)
+    assert caught.chat == tuple(c for n in pushed[1:] for c in n.chat)
+    assert t.updates("p3", caught.version).events == ()
+    with pytest.raises(hr.InvalidArgument):
+        t.updates("p3", -1)
+    again = Table.replay(RACE, t.log())
+    assert [again.version(r) for r in (None, *t.seats)] == [t.version(r) for r in (None, *t.seats)]
