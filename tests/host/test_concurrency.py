@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import hiddenrole as hr
-from hiddenrole.host import Changed, Notice, Publisher, StaleMove, Table
+from hiddenrole.host import Changed, HostNotice, Notice, Publisher, StaleMove, Table
 from hiddenrole.host.catalog import get
 
 RACE = get("race")
@@ -182,7 +182,7 @@ def test_unsubscribe_faulty_subscribers_spectators_and_the_host() -> None:
     t = Table.open(RACE, 2, seed=1)
     seat: list[Notice] = []
     watch: list[Notice] = []
-    host_seen: list[object] = []
+    host_seen: list[HostNotice] = []
 
     def boom(notice: Notice) -> None:
         raise RuntimeError("subscriber bug")
