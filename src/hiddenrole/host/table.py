@@ -209,6 +209,7 @@ class Table:
         _check_table_id(header.table)
         self._publisher = publisher
         self._fanout = Fanout()
+        self._players: dict[tuple[str, bool, str], SeatPlayer] = {}
         self._lock = threading.RLock()
         self._moves: list[LoggedMove] = list(moves)
         self._run = self._build(self._moves)
@@ -879,15 +880,23 @@ class Table:
         status = shared.status
         roles = shared.public_roles
         if seat is None:
-            players = tuple(SeatPlayer(s, s in shared.alive, roles.get(s, "")) for s in self.seats)
+            players = tuple(self._player(s, s in shared.alive, roles.get(s, "")) for s in self.seats)
             return Core(
                 status.phase, status.round, shared.turn, status.over, players, None, (), shared.data, run.outcome
             )
         pv = run.engine.player_view(seat)
-        players = tuple(SeatPlayer(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
+        players = tuple(self._player(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
         me = SeatSelf(seat, pv.self.role, pv.self.camp, pv.self.alive, pv.allowed_skills, pv.teammates, pv.role_info)
         moves = self._moves_for(run, shared, seat, me, pv.turn)
         return Core(status.phase, status.round, pv.turn, status.over, players, me, moves, shared.data, run.outcome)
+
+    def _player(self, seat: str, alive: bool, role: str) -> SeatPlayer:
+        """One shared value per (seat, alive, role): views are rebuilt often and compared often."""
+        key = (seat, alive, role)
+        got = self._players.get(key)
+        if got is None:
+            got = self._players[key] = SeatPlayer(seat, alive, role)
+        return got
 
     def _uncached_core(self, seat: str | None) -> Core:
         """The reader's core computed from scratch now (the harness checks the cache against it)."""
