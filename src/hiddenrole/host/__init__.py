@@ -1,4 +1,4 @@
-"""Hosting: game definitions, tables whose truth is a log, per-seat views, a publisher.
+"""Hosting: tables whose truth is a log, per-seat views, a publisher, and the catalog of games.
 
 The kernel (:mod:`hiddenrole`) runs one game and knows no seats, options, clock,
 storage or randomness. This layer adds exactly those, for whoever hosts games: a
@@ -7,11 +7,13 @@ of a game; a :class:`Table` is one game, rebuilt at any time by replaying its
 :class:`TableLog`; a :class:`Publisher` tells subscribers which table changed and
 nothing else, and each seat then reads its own :meth:`Table.view`.
 
-See ``docs/HOST.md``. Games never import this package; it imports them (see
-:mod:`hiddenrole.host.catalog`).
+See ``docs/HOST.md``. Definitions and the values they exchange live one layer
+down, in :mod:`hiddenrole.gamedef` (re-exported here); each rules package declares
+its own, and the host finds them through the registry (:mod:`hiddenrole.host.catalog`).
+Games never import this package, and this package names no game.
 """
 
-from .definition import (
+from ..gamedef import (
     ACT,
     DELAY_TURN,
     END_PHASE,
@@ -24,12 +26,18 @@ from .definition import (
     Draw,
     GameDefinition,
     Move,
+    Option,
+    OptionKind,
+    OptionValue,
     Outcome,
+    Settings,
     Statistic,
     StatScope,
 )
 from .errors import (
     HOST_ERROR_CODES,
+    BrokenGame,
+    DuplicateGame,
     InvalidGame,
     InvalidMove,
     InvalidOptions,
@@ -41,10 +49,10 @@ from .errors import (
     SeatNotFound,
     StaleMove,
     UndoRefused,
+    UnknownGame,
     error_for_code,
 )
 from .log import LOG_FORMAT, LoggedMove, TableEnd, TableHeader, TableLog
-from .options import Option, OptionKind, OptionValue, Settings
 from .publisher import Changed, Publisher
 from .table import MAX_AUTO_PHASES, MAX_SAY, MAX_SEED, Table, verify
 from .views import ChatLine, SeatPlayer, SeatSelf, SeenEvent, TableView
@@ -61,11 +69,13 @@ __all__ = [
     "MAX_SAY",
     "MAX_SEED",
     "LOG_FORMAT",
+    "BrokenGame",
     "Changed",
     "ChatLine",
     "Context",
     "Deal",
     "Draw",
+    "DuplicateGame",
     "GameDefinition",
     "HOST_ERROR_CODES",
     "InvalidGame",
@@ -97,6 +107,7 @@ __all__ = [
     "TableLog",
     "TableView",
     "UndoRefused",
+    "UnknownGame",
     "error_for_code",
     "verify",
 ]

@@ -27,7 +27,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .definition import (
+from ..gamedef import (
     ACT,
     DELAY_TURN,
     END_PHASE,
@@ -41,6 +41,7 @@ from .definition import (
     GameDefinition,
     Move,
     Outcome,
+    Settings,
 )
 from .errors import (
     InvalidGame,
@@ -55,7 +56,6 @@ from .errors import (
     UndoRefused,
 )
 from .log import LoggedMove, TableEnd, TableHeader, TableLog
-from .options import Settings
 from .publisher import Publisher
 from .views import ChatLine, SeatPlayer, SeatSelf, SeenEvent, TableView
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .definition import Outcome
+from ..gamedef import Outcome
 
 __all__ = ["SeatPlayer", "SeatSelf", "SeenEvent", "ChatLine", "TableView"]
 
