@@ -73,7 +73,7 @@ def _load(name: str, entries: tuple[metadata.EntryPoint, ...]) -> GameDefinition
         return BrokenGame(f"game entry {name!r} ({_origin(ep)}): a game name is lowercase words joined by '-' or '_'")
     try:
         loaded = ep.load()
-    except Exception as exc:  # any error in a third-party module is that game's problem, not the registry's
+    except (Exception, SystemExit) as exc:  # an error in a third-party module is that game's problem only
         return BrokenGame(f"game {name!r} ({_origin(ep)}) cannot be loaded: {type(exc).__name__}: {exc}")
     if not isinstance(loaded, GameDefinition):
         return BrokenGame(f"game {name!r} ({_origin(ep)}) is a {type(loaded).__name__}, not a GameDefinition")
