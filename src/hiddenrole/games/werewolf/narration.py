@@ -273,7 +273,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
 def _ended(winners: list[str], viewer: hr.PlayerView | None) -> str:
     if not winners:
         return "The game is over: nobody wins."
-    text = f"The game is over: {_and(camp_name(w) for w in winners)} {'win' if len(winners) == 1 else 'all win'}."
+    text = f"The game is over. Winners: {_and(camp_name(w) for w in winners)}."
     if viewer is not None and viewer.self.camp:
         text += " You won." if viewer.self.camp in winners else " You lost."
     return text
