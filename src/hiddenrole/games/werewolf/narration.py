@@ -251,8 +251,12 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         return "Nobody voted: nobody is eliminated."
     if t == SPEECH_ENDED:
         if d.get("how") == CUT:
-            return f"{_who(event.source, viewer)} ran out of time; the floor passes on."
-        return f"{_who(event.source, viewer)} has finished speaking."
+            return (
+                "Your time is up; the floor passes on."
+                if mine
+                else f"{event.source} ran out of time; the floor passes on."
+            )
+        return "You have finished speaking." if mine else f"{event.source} has finished speaking."
     if t == IDIOT_REVEALED:
         who = _who(event.target, viewer)
         return (
@@ -264,7 +268,8 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         if event.canceled:
             whose = "Your" if mine else f"{event.source}'s"
             return f"{whose} last shot does not fire: {_reason(event)}."
-        return f"{_who(event.source, viewer)} fires a last shot at {_who(event.target, viewer)}, who dies."
+        shooter = "You fire" if mine else f"{event.source} fires"
+        return f"{shooter} a last shot at {_who(event.target, viewer)}, who dies."
     if t in (PROTECT, SAVE, POISON, CHECK, SKIP):
         return _private(event, mine)
     return _fallback(event, viewer)
@@ -361,7 +366,9 @@ def prompt(view: hr.PlayerView) -> str:
     info = view.role_info
     lines: list[str] = []
     for skill in skills:
-        if skill == KILL:
+        if skill == SKIP and len(skills) == 1:
+            lines.append("You died: pass to close your last action.")
+        elif skill == KILL:
             lines.append(_choose("kill", _living(view)))
         elif skill == PROTECT:
             lines.append(_choose("protect", _living(view)))
@@ -384,7 +391,8 @@ def prompt(view: hr.PlayerView) -> str:
         elif skill == DONE:
             lines.append("It is your turn to speak; say done when you have finished.")
         elif skill == SKIP:
-            lines.append("Or pass." if len(skills) > 1 else "You died: pass to close your last action.")
+            jammed = SHOOT in skills and info.get(INFO_CAN_SHOOT) == "no"
+            lines.append("Or pass." if len(skills) > 1 and not jammed else "Pass to close your last action.")
         else:
             lines.append(f"You may {skill_name(skill).lower()}.")
     return f"{phase_name(view.phase)}. " + " ".join(lines)
