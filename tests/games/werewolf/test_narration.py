@@ -37,11 +37,11 @@ def narrated() -> Narrated:
 
 
 def test_every_event_type_is_phrased() -> None:
-    assert nar.EVENTS == {*ww.CORE_EVENTS, idiot.IDIOT_REVEALED}
+    assert {*ww.CORE_EVENTS, idiot.IDIOT_REVEALED} == nar.EVENTS
 
 
 def test_random_games_reach_every_phrased_event(narrated: Narrated) -> None:
-    assert nar.EVENTS <= narrated.types, f"never seen: {sorted(nar.EVENTS - narrated.types)}"
+    assert narrated.types >= nar.EVENTS, f"never seen: {sorted(nar.EVENTS - narrated.types)}"
 
 
 def test_everything_a_seat_receives_reads_as_plain_words(narrated: Narrated) -> None:
@@ -148,7 +148,11 @@ def _view(pid: str = "p06") -> hr.PlayerView:
             "p07 turns over the Idiot card instead of leaving: p07 stays in the game but no longer votes.",
         ),
         (hr.Event(hr.GAME_ENDED, data={"winners": ww.GOOD}), "p06", "The game is over. Winners: the village. You won."),
-        (hr.Event(hr.GAME_ENDED, data={"winners": ww.GOOD}), "p00", "The game is over. Winners: the village. You lost."),
+        (
+            hr.Event(hr.GAME_ENDED, data={"winners": ww.GOOD}),
+            "p00",
+            "The game is over. Winners: the village. You lost.",
+        ),
     ],
 )
 def test_sentences(event: hr.Event, viewer: str, text: str) -> None:
@@ -214,7 +218,9 @@ def test_prompts_name_only_targets_the_engine_accepts(narrated: Narrated) -> Non
         named = ids_in(nar.prompt(view), [p.id for p in view.players])
         living = {p.id for p in view.players if p.alive}
         assert named <= living, (view.phase, named - living)
-        if skills[0] in (ww.KILL, ww.VOTE, ww.PROTECT) or (skills[0] == ww.SHOOT and "will not fire" not in nar.prompt(view)):
+        if skills[0] in (ww.KILL, ww.VOTE, ww.PROTECT) or (
+            skills[0] == ww.SHOOT and "will not fire" not in nar.prompt(view)
+        ):
             assert named == living, (view.phase, skills[0])
         checked += 1
     assert checked > 100
