@@ -15,6 +15,8 @@ from types import ModuleType
 
 import pytest
 
+import hiddenrole as hr
+
 GAMES = ("werewolf", "missions", "onenight", "race", "redblue")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "NARRATION.md"
 MARKER = "<!-- narration-shape -->"
@@ -111,3 +113,19 @@ def test_rules_summary_is_one_paragraph_of_plain_words(game: str) -> None:
     text = module(game).RULES_SUMMARY
     assert "\n" not in text and 200 <= len(text) <= 1500
     assert not re.search(r"\b[A-Z]{2,}(_[A-Z]+)*\b", text), "no identifiers in the summary"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shared_behaviour_of_every_module(game: str) -> None:
+    """What a generic front end may rely on, whatever the game."""
+    mod = module(game)
+    for kernel_primitive in sorted(hr.INTERNAL_EVENTS):
+        assert mod.describe(hr.Event(kernel_primitive, target="p1"), None) is None
+    assert mod.describe(hr.Event("LOVERS_LINKED", "p1", "p2"), None) == "Lovers linked: p1 and p2."
+    assert mod.describe(hr.Event("LOVERS_LINKED", "p1", canceled=True), None) == "Lovers linked: p1 (refused)."
+    for name in (mod.role_name, mod.skill_name, mod.phase_name):
+        assert name("SOME_NEW_THING") == "Some new thing"
+    assert mod.describe(hr.Event(hr.GAME_ENDED), None) in (
+        "The game is over: nobody wins.",
+        "The race is over: nobody wins.",
+    )
