@@ -163,6 +163,8 @@ def test_a_spectator_reads_private_actions_in_the_third_person() -> None:
     check = hr.Event(ww.CHECK, "p02", "p00", {"camp": ww.EVIL, "good": "false"})
     assert nar.describe(check, None) == "The seer's check: p00 is on the werewolves' side."
     assert nar.describe(check, _view("p06")) == "The seer's check: p00 is on the werewolves' side."
+    refused = hr.Event(ww.PROTECT, "p04", "p04", canceled=True, reason="the guard may not protect himself")
+    assert nar.describe(refused, None) == "p04's protection of p04 is refused: the guard may not protect himself."
 
 
 def test_kernel_primitives_are_not_shown_and_unknown_types_get_words() -> None:

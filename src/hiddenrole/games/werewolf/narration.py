@@ -330,7 +330,9 @@ def _private(event: hr.Event, mine: bool) -> str:
     t, s = event.target or "nobody", event.source
     if event.canceled:
         head = _FAILED[event.type].format(t=t)
-        return f"{head}: {_reason(event)}." if mine else f"{s}: {head[0].lower()}{head[1:]}: {_reason(event)}."
+        if not mine:
+            head = head.replace("Your", f"{s}'s", 1)
+        return f"{head}: {_reason(event)}."
     if event.type == CHECK:
         side = event.data.get("good")
         verdict = "on the werewolves' side" if side == "false" else "good" if side == "true" else "of unknown side"
