@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from hiddenrole.server.storage import Store, open_store
+from hiddenrole.server.storage import SQLiteStore, Store, open_store
 from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
-BACKENDS = ("sqlite", "postgresql")
+BACKENDS = ("sqlite", "sqlite-single", "postgresql")
+"""``sqlite`` is the default (group commit); ``sqlite-single`` commits each write on its own."""
 
 _schemas = itertools.count(1)
 
@@ -29,21 +30,26 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
 
 
 @pytest.fixture(params=BACKENDS)
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A URL naming an empty database of the backend under test (a fresh schema on PostgreSQL)."""
-    if request.param == "sqlite":
+    if backend.startswith("sqlite"):
         return str(tmp_path / "tables.db")
     server: EmbeddedPostgres = request.getfixturevalue("postgres_server")
     return server.create_schema(f"test_{next(_schemas)}")
 
 
 @pytest.fixture
-def open_new(store_url: str) -> Iterator[Callable[[], Store]]:
+def open_new(backend: str, store_url: str) -> Iterator[Callable[[], Store]]:
     """Opens another store object (another connection) on the test's database; all are closed afterwards."""
     opened: list[Store] = []
 
     def open_one() -> Store:
-        store = open_store(store_url)
+        store = SQLiteStore(store_url, group_commit=False) if backend == "sqlite-single" else open_store(store_url)
         opened.append(store)
         return store
 

@@ -18,7 +18,7 @@ import abc
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, TypeVar
 
 from hiddenrole.host.publisher import Changed
 
@@ -45,6 +45,8 @@ from .records import (
 from .tokens import hash_token, match_token, new_token
 
 __all__ = ["SqlStore"]
+
+_R = TypeVar("_R")
 
 _INFO = "id, game, rules_version, status, deadline, created, seq, settings"
 
@@ -92,7 +94,17 @@ class SqlStore(abc.ABC):
 
     @abc.abstractmethod
     def _write(self) -> AbstractContextManager[Tx]:
-        """A write transaction: committed durably when the block ends, rolled back on an exception."""
+        """A write transaction of its own: committed durably when the block ends, rolled back on an exception."""
+
+    def _run_write(self, op: Callable[[Tx], _R]) -> _R:
+        """Run ``op`` in a write transaction and return its result once that is durably committed.
+
+        If ``op`` raises, nothing it did is kept and the exception propagates. A backend
+        may commit several callers' operations in one transaction (group commit), each
+        under its own savepoint, as long as this contract holds for every caller.
+        """
+        with self._write() as tx:
+            return op(tx)
 
     @abc.abstractmethod
     def _read(self) -> AbstractContextManager[Tx]:
@@ -165,7 +177,8 @@ class SqlStore(abc.ABC):
         check_status(status)
         check_deadline(deadline)
         token = new_token()
-        with self._write() as tx:
+
+        def op(tx: Tx) -> None:
             added = tx.count(
                 "INSERT INTO hr_tables (id, game, rules_version, header, status, deadline, created, seq,"
                 " host_token_hash, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -188,6 +201,8 @@ class SqlStore(abc.ABC):
                 [(table_id, name, i, name in bot_set) for i, name in enumerate(names)],
             )
             self._announce(tx, Changed(table_id, 0))
+
+        self._run_write(op)
         return token
 
     def _info_in(self, tx: Tx, table_id: str) -> TableInfo:
@@ -246,12 +261,15 @@ class SqlStore(abc.ABC):
 
     def _update(self, table_id: str, column: str, value: object) -> TableInfo:
         check_name(table_id, "a table id")
-        with self._write() as tx:
+
+        def op(tx: Tx) -> TableInfo:
             if tx.count(f"UPDATE hr_tables SET {column} = ? WHERE id = ?", (value, table_id)) != 1:
                 raise TableNotFound(f"no table {table_id!r}")
             info = self._info_in(tx, table_id)
             self._announce(tx, Changed(table_id, info.seq))
-        return info
+            return info
+
+        return self._run_write(op)
 
     def set_status(self, table_id: str, status: str) -> TableInfo:
         return self._update(table_id, "status", check_status(status))
@@ -288,24 +306,28 @@ class SqlStore(abc.ABC):
             sets, params = sets + ", status = ?", [*params, check_status(status)]
         if not isinstance(check_deadline(deadline), Keep):
             sets, params = sets + ", deadline = ?", [*params, deadline]
-        try:
-            with self._write() as tx:
+
+        def op(tx: Tx) -> Appended:
+            if client_move_id is not None:
+                first = self._first_result(tx, table_id, seat_key, client_move_id)
+                if first is not None:
+                    return first
+            bumped = tx.count(f"UPDATE hr_tables SET {sets} WHERE id = ? AND seq = ?", (*params, table_id, seq - 1))
+            if bumped != 1:
                 if client_move_id is not None:
                     first = self._first_result(tx, table_id, seat_key, client_move_id)
                     if first is not None:
                         return first
-                bumped = tx.count(f"UPDATE hr_tables SET {sets} WHERE id = ? AND seq = ?", (*params, table_id, seq - 1))
-                if bumped != 1:
-                    if client_move_id is not None:
-                        first = self._first_result(tx, table_id, seat_key, client_move_id)
-                        if first is not None:
-                            return first
-                    raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq)
-                tx.run(
-                    "INSERT INTO hr_moves (table_id, seq, move, seat, client_move_id) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seq, text, seat_key, client_move_id),
-                )
-                self._announce(tx, Changed(table_id, seq))
+                raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq)
+            tx.run(
+                "INSERT INTO hr_moves (table_id, seq, move, seat, client_move_id) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seq, text, seat_key, client_move_id),
+            )
+            self._announce(tx, Changed(table_id, seq))
+            return Appended(seq=seq, duplicate=False, move=decode(text))
+
+        try:
+            return self._run_write(op)
         except self._unique_errors:
             # A concurrent writer committed this client move id, or (impossible past the
             # row update) this seq: read what it stored.
@@ -315,7 +337,6 @@ class SqlStore(abc.ABC):
                     if first is not None:
                         return first
                 raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq) from None
-        return Appended(seq=seq, duplicate=False, move=decode(text))
 
     def _first_result(self, tx: Tx, table_id: str, seat: str, client_move_id: str) -> Appended | None:
         rows = tx.run(
@@ -343,30 +364,37 @@ class SqlStore(abc.ABC):
         if seat is not None:
             check_name(seat, "a seat")
         token = new_token()
-        with self._write() as tx:
+
+        def op(tx: Tx) -> str:
             info = self._info_in(tx, table_id)
-            if seat is None:
+            chosen = seat
+            if chosen is None:
                 free = [s.seat for s in self._seats_in(tx, table_id) if s.free]
                 if not free:
                     raise SeatUnavailable(f"no free seat at table {table_id!r}")
-                seat = free[0]
+                chosen = free[0]
             taken = tx.count(
                 "UPDATE hr_seats SET token_hash = ? WHERE table_id = ? AND seat = ? AND token_hash IS NULL AND NOT bot",
-                (hash_token(token), table_id, seat),
+                (hash_token(token), table_id, chosen),
             )
             if taken != 1:
-                raise SeatUnavailable(f"seat {seat!r} is not free at table {table_id!r}")
+                raise SeatUnavailable(f"seat {chosen!r} is not free at table {table_id!r}")
             self._announce(tx, Changed(table_id, info.seq))
-        return seat, token
+            return chosen
+
+        return self._run_write(op), token
 
     def _seat_update(self, table_id: str, seat: str, sets: str, params: tuple[object, ...]) -> None:
         check_name(table_id, "a table id")
         check_name(seat, "a seat")
-        with self._write() as tx:
+
+        def op(tx: Tx) -> None:
             info = self._info_in(tx, table_id)
             if tx.count(f"UPDATE hr_seats SET {sets} WHERE table_id = ? AND seat = ?", (*params, table_id, seat)) != 1:
                 raise SeatUnavailable(f"no seat {seat!r} at table {table_id!r}")
             self._announce(tx, Changed(table_id, info.seq))
+
+        self._run_write(op)
 
     def release_seat(self, table_id: str, seat: str) -> None:
         self._seat_update(table_id, seat, "token_hash = NULL", ())
