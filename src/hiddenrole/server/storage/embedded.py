@@ -13,12 +13,15 @@ import shutil
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 from psycopg import sql
 
-__all__ = ["EmbeddedPostgres"]
+__all__ = ["STOP_TIMEOUT", "EmbeddedPostgres"]
+
+STOP_TIMEOUT: Final = 30.0
+"""Seconds to wait for the server process to exit after an immediate stop."""
 
 
 class EmbeddedPostgres:
@@ -67,11 +70,11 @@ class EmbeddedPostgres:
         self._stopped = True
         try:
             # An immediate stop skips the shutdown checkpoint: the files are deleted next anyway.
-            pg_ctl = self._module.pg_ctl
-            pg_ctl(
+            self._module.pg_ctl(
                 ["-w", "-m", "immediate", "stop"], pgdata=self._server.pgdata, user=self._server.system_user, timeout=60
             )
-        except Exception:  # the server had already stopped; cleanup() copes
+            self._server.get_postmaster_info().process.wait(STOP_TIMEOUT)  # so cleanup() finds it gone
+        except Exception:  # it had already stopped, or is slow to: cleanup() stops or kills it
             pass
         try:
             self._server.cleanup()

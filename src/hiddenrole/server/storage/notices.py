@@ -3,7 +3,9 @@
 A notice carries a table id and a sequence number and nothing else, so no secret can
 travel on it; whoever receives one re-reads what it is entitled to. Listeners run on
 a dedicated thread so a slow listener never holds up a commit, and in the order the
-notices were published (commit order), so a listener never sees seq 7 before seq 6.
+notices were published. A notice older than one already delivered for its table is
+dropped (the newer one already said "re-read"), so per table a listener never sees
+seq 6 after seq 7, even when two processes' notices cross.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Notifier:
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._delivered: dict[str, int] = {}
 
     def add(self, listener: Listener) -> Callable[[], None]:
         if not callable(listener):
@@ -73,6 +76,9 @@ class Notifier:
             if item is _STOP:
                 return
             assert isinstance(item, Changed)
+            if item.seq < self._delivered.get(item.table, -1):
+                continue
+            self._delivered[item.table] = item.seq
             with self._lock:
                 listeners = list(self._listeners)
             for listener in listeners:
