@@ -38,9 +38,10 @@ def test_every_committed_change_is_noticed_in_order_carrying_only_table_and_seq(
 
 
 def test_refused_and_duplicate_appends_notice_nothing(store: Store) -> None:
+    inbox, stop = _inbox(store)
     new_table(store)
     store.append_move("t1", 1, move(1), client_move_id="x")
-    inbox, stop = _inbox(store)
+    assert _drain(inbox, 2) == [Changed("t1", 0), Changed("t1", 1)]
     with pytest.raises(Conflict):
         store.append_move("t1", 1, move(1))
     assert store.append_move("t1", 2, move(1), client_move_id="x").duplicate
@@ -50,15 +51,15 @@ def test_refused_and_duplicate_appends_notice_nothing(store: Store) -> None:
 
 
 def test_a_stopped_listener_hears_nothing_more(store: Store) -> None:
-    new_table(store)
     first, stop_first = _inbox(store)
     second, stop_second = _inbox(store)
+    new_table(store)
     store.append_move("t1", 1, move(1))
-    assert _drain(first, 1) == _drain(second, 1) == [Changed("t1", 1)]
+    assert _drain(first, 2) == _drain(second, 2) == [Changed("t1", 0), Changed("t1", 1)]
     stop_first()
     store.append_move("t1", 2, move(2))
     assert _drain(second, 1) == [Changed("t1", 2)]
-    assert first.empty()
+    assert first.empty()  # the same notice thread delivered to both, so it would be there by now
     stop_second()
 
 
@@ -84,6 +85,15 @@ def test_notices_reach_an_asyncio_consumer(store: Store) -> None:
     assert asyncio.run(main()) == [Changed("t1", 0), Changed("t1", 1)]
 
 
+def test_a_notice_older_than_one_delivered_for_its_table_is_dropped(store: Store) -> None:
+    notifier = store._notifier  # type: ignore[attr-defined]
+    inbox, stop = _inbox(store)
+    for note in (Changed("a", 2), Changed("a", 1), Changed("b", 1), Changed("a", 2), Changed("a", 3)):
+        notifier.publish(note)
+    assert _drain(inbox, 4) == [Changed("a", 2), Changed("b", 1), Changed("a", 2), Changed("a", 3)]
+    stop()
+
+
 def test_notices_cross_connections_only_where_the_backend_shares_them(
     store_url: str, open_new: Callable[[], Store]
 ) -> None:
@@ -97,5 +107,5 @@ def test_notices_cross_connections_only_where_the_backend_shares_them(
         assert _drain(inbox, 2) == [Changed("t1", 0), Changed("t1", 1)]
     else:
         reader.append_move("t1", 2, move(2))
-        assert _drain(inbox, 1) == [Changed("t1", 2)]
+        assert _drain(inbox, 1) == [Changed("t1", 2)]  # not the writer's 0 and 1
     stop()

@@ -308,21 +308,16 @@ class SqlStore(abc.ABC):
             sets, params = sets + ", deadline = ?", [*params, deadline]
 
         def op(tx: Tx) -> Appended:
-            if client_move_id is not None:
+            if client_move_id is not None and not self._cas_checks_client_id:
                 first = self._first_result(tx, table_id, seat_key, client_move_id)
                 if first is not None:
                     return first
-            bumped = tx.count(f"UPDATE hr_tables SET {sets} WHERE id = ? AND seq = ?", (*params, table_id, seq - 1))
-            if bumped != 1:
+            if not self._cas_insert(tx, sets, (*params, table_id, seq - 1), (seq, text, seat_key, client_move_id)):
                 if client_move_id is not None:
                     first = self._first_result(tx, table_id, seat_key, client_move_id)
                     if first is not None:
                         return first
                 raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq)
-            tx.run(
-                "INSERT INTO hr_moves (table_id, seq, move, seat, client_move_id) VALUES (?, ?, ?, ?, ?)",
-                (table_id, seq, text, seat_key, client_move_id),
-            )
             self._announce(tx, Changed(table_id, seq))
             return Appended(seq=seq, duplicate=False, move=decode(text))
 
@@ -337,6 +332,23 @@ class SqlStore(abc.ABC):
                     if first is not None:
                         return first
                 raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq) from None
+
+    _cas_checks_client_id = False
+    """True when :meth:`_cas_insert` itself refuses a client move id already stored (so no look-up first)."""
+
+    def _cas_insert(self, tx: Tx, sets: str, where: tuple[object, ...], row: tuple[int, str, str, str | None]) -> bool:
+        """The compare-and-set: bump the table's row from ``seq - 1`` and insert the move; False if no row moved.
+
+        ``sets`` assigns ``seq`` (and maybe ``status``, ``deadline``) from the first of ``where``'s
+        parameters; the last two are the table id and ``seq - 1``. ``row`` is (seq, move, seat, client id).
+        """
+        if tx.count(f"UPDATE hr_tables SET {sets} WHERE id = ? AND seq = ?", where) != 1:
+            return False
+        tx.run(
+            "INSERT INTO hr_moves (table_id, seq, move, seat, client_move_id) VALUES (?, ?, ?, ?, ?)",
+            (where[-2], *row),
+        )
+        return True
 
     def _first_result(self, tx: Tx, table_id: str, seat: str, client_move_id: str) -> Appended | None:
         rows = tx.run(
