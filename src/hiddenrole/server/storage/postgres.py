@@ -118,7 +118,8 @@ class PostgresStore(SqlStore):
             url,
             min_size=max(1, min(pool_min, pool_size)),
             max_size=pool_size,
-            kwargs={"autocommit": True, "connect_timeout": int(CONNECT_TIMEOUT)},
+            # prepare_threshold=0: the store's statements are few and fixed, so each is prepared at first use.
+            kwargs={"autocommit": True, "connect_timeout": int(CONNECT_TIMEOUT), "prepare_threshold": 0},
             open=False,
             timeout=CONNECT_TIMEOUT,
             name="hiddenrole-storage",
