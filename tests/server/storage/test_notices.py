@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import time
 from collections.abc import Callable
 
 import pytest
 
 from hiddenrole.host.publisher import Changed
 from hiddenrole.server.storage import Changes, Conflict, Store
+from hiddenrole.server.storage.embedded import EmbeddedPostgres
+from hiddenrole.server.storage.postgres import PostgresStore
 
 from .support import move, new_table
 
@@ -109,3 +112,62 @@ def test_notices_cross_connections_only_where_the_backend_shares_them(
         reader.append_move("t1", 2, move(2))
         assert _drain(inbox, 1) == [Changed("t1", 2)]  # not the writer's 0 and 1
     stop()
+
+
+def test_a_notice_never_arrives_before_its_change_is_committed(store: Store, open_new: Callable[[], Store]) -> None:
+    """Whoever hears ``Changed(t, n)`` and reads the table, on any connection, finds it at n or later."""
+    reader = open_new()
+    seen: queue.Queue[tuple[Changed, int]] = queue.Queue()
+    stop = store.listen(lambda note: seen.put((note, reader.table_info(note.table).seq)))
+    new_table(store)
+    for n in range(1, 21):
+        store.append_move("t1", n, move(n))
+    got = [seen.get(timeout=WAIT) for _ in range(21)]
+    assert [note.seq for note, _ in got] == list(range(21))
+    assert all(read >= note.seq for note, read in got)
+    stop()
+
+
+def test_the_store_implements_the_interface(store: Store) -> None:
+    assert isinstance(store, Store)
+
+
+def _terminate(url: str, query_prefix: str) -> int:
+    """Kill the PostgreSQL backends whose last query starts with ``query_prefix``; how many."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s AND pid <> pg_backend_pid()",
+            (query_prefix + "%",),
+        ).fetchall()
+    return len(rows)
+
+
+def _until_heard(store: Store, inbox: queue.Queue[Changed], first_seq: int) -> Changed:
+    """Append moves until one of them is heard (a notice in flight when a connection died may be lost)."""
+    deadline = time.monotonic() + WAIT
+    seq = first_seq
+    while time.monotonic() < deadline:
+        store.append_move("t1", seq, move(seq))
+        try:
+            return inbox.get(timeout=0.5)
+        except queue.Empty:
+            seq += 1
+    raise AssertionError("no notice after the connection was lost")
+
+
+@pytest.mark.parametrize("which", ["LISTEN", "SELECT pg_notify"])
+def test_postgres_notices_resume_after_a_connection_is_killed(postgres_server: EmbeddedPostgres, which: str) -> None:
+    """PostgreSQL only (SQLite has no listener or sender connection to lose)."""
+    url = postgres_server.create_schema(f"killed_{which.split()[-1].lower()}")
+    store = PostgresStore(url)
+    try:
+        inbox, stop = _inbox(store)
+        new_table(store)
+        assert _drain(inbox, 1) == [Changed("t1", 0)]
+        assert _terminate(url, which) >= 1
+        assert _until_heard(store, inbox, 1).table == "t1"
+        stop()
+    finally:
+        store.close()
