@@ -39,7 +39,8 @@ def test_a_definition_that_holds_together_is_accepted() -> None:
     assert d.statistic_scope("score") is host.StatScope.SEAT
     assert d.statistic_scope("nope") is None
     desc = d.describe()
-    assert desc["seats"] == {"min": 1, "max": 64}
+    assert desc["seats"] == {"min": 1, "max": 64, "default": 1}  # default_seats 0 reads as min_seats
+    assert make(min_seats=3, max_seats=8, default_seats=5).describe()["seats"] == {"min": 3, "max": 8, "default": 5}
     assert desc["options"][1] == {"name": "size", "kind": "integer", "default": 3, "minimum": 1, "maximum": 5}
     assert desc["options"][2]["choices"] == ["a", "b"]
 
@@ -57,6 +58,10 @@ def test_a_definition_that_holds_together_is_accepted() -> None:
         ({"max_seats": 65}, "max_seats"),
         ({"min_seats": True}, "min_seats"),
         ({"min_seats": 5, "max_seats": 4}, "above max_seats"),
+        ({"min_seats": 3, "max_seats": 8, "default_seats": 2}, "default_seats"),
+        ({"min_seats": 3, "max_seats": 8, "default_seats": 9}, "default_seats"),
+        ({"default_seats": True}, "default_seats"),
+        ({"default_seats": "4"}, "default_seats"),
         ({"options": (Option.boolean("x"), Option.integer("x", 1, 0, 2))}, "two options are named 'x'"),
         ({"preferences": (Option.boolean("p"), Option.boolean("p"))}, "two preferences"),
         ({"statistics": (Statistic.table("n"), Statistic.seat("n"))}, "two statistics are named 'n'"),
@@ -201,6 +206,9 @@ def test_host_error_codes_are_stable_and_rebuildable() -> None:
         "INVALID_GAME",
         "INVALID_OPTIONS",
         "INVALID_PREFERENCES",
+        "UNKNOWN_GAME",
+        "BROKEN_GAME",
+        "DUPLICATE_GAME",
         "INVALID_SEATS",
         "SEAT_NOT_FOUND",
         "INVALID_MOVE",

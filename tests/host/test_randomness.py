@@ -99,8 +99,13 @@ def _imports(path: Path) -> set[str]:
 def test_the_race_rules_hold_no_randomness_and_use_the_public_kernel_api_only() -> None:
     for path in sorted((SRC / "games" / "race").glob("*.py")):
         imported = _imports(path)
-        assert "random" not in imported and "secrets" not in imported, path
-        assert imported <= {"__future__", "collections.abc", "hiddenrole"}, (path, imported)
+        assert "secrets" not in imported, path
+        if path.name == "hosting.py":  # the definition: its setup hook is handed the table's rng, and ignores it
+            allowed = {"__future__", "collections.abc", "dataclasses", "random", "typing"}
+            assert imported <= allowed | {"hiddenrole.games", "hiddenrole.gamedef"}, (path, imported)
+            continue
+        assert "random" not in imported, path
+        assert imported <= {"__future__", "collections.abc", "typing", "hiddenrole", "."}, (path, imported)
 
 
 def test_games_never_import_the_host() -> None:

@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 
 import hiddenrole as hr
+from hiddenrole import gamedef
 
 GAMES = Path(hr.__file__).resolve().parent / "games"
 PUBLIC = frozenset(hr.__all__)
+GAMEDEF = "hiddenrole.gamedef"
+"""The definitions layer below the games: a rules package builds its hosting definition from its public names."""
+DEFINITIONS = frozenset(gamedef.__all__)
 
 
 def module_name(path: Path, games_root: Path) -> str:
@@ -54,8 +58,8 @@ def check_source(source: str, module: str, is_package: bool = False) -> list[str
     kernel_aliases: set[str] = set()
 
     def check_module(name: str, line: int) -> None:
-        if not _within(name, "hiddenrole") or name == "hiddenrole" or _within(name, own):
-            return  # the standard library, the public kernel, or the module's own package
+        if not _within(name, "hiddenrole") or name in ("hiddenrole", GAMEDEF) or _within(name, own):
+            return  # the standard library, the public kernel or definitions API, or the module's own package
         problems.append(f"line {line}: imports {name} (kernel internals or another rules package)")
 
     for node in ast.walk(tree):
@@ -72,6 +76,10 @@ def check_source(source: str, module: str, is_package: bool = False) -> list[str
                         problems.append(f"line {node.lineno}: star import from hiddenrole")
                     elif alias.name not in PUBLIC:
                         problems.append(f"line {node.lineno}: hiddenrole.{alias.name} is not public")
+            elif source_mod == GAMEDEF:
+                for alias in node.names:
+                    if alias.name not in DEFINITIONS:
+                        problems.append(f"line {node.lineno}: {GAMEDEF}.{alias.name} is not public")
             elif source_mod == "hiddenrole.games":
                 for alias in node.names:
                     check_module(f"hiddenrole.games.{alias.name}", node.lineno)
@@ -117,6 +125,8 @@ GOOD = [
     "from hiddenrole.games import werewolf as ww\n",
     "import hiddenrole.games.werewolf.vocab\n",
     "import random\nfrom collections import Counter\n",
+    "from hiddenrole.gamedef import GameDefinition, Option\n",
+    "import hiddenrole.gamedef\n",
 ]
 BAD = {
     "kernel module": "import hiddenrole.engine\n",
@@ -131,6 +141,9 @@ BAD = {
     "another rules package": "from hiddenrole.games.missions import vocab\n",
     "another rules package via games": "from hiddenrole.games import onenight\n",
     "another rules package, import": "import hiddenrole.games.redblue\n",
+    "definitions internals": "from hiddenrole.gamedef.registry import _discover\n",
+    "private definitions name": "from hiddenrole.gamedef import registry_state\n",
+    "the host": "from hiddenrole.host import Table\n",
 }
 
 

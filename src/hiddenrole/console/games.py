@@ -1,8 +1,10 @@
 """Display helpers: the games, options, events and public data as the console prints them.
 
-What a game *is* (seats, options, statistics, dealing, chance) comes from the host
-catalog's definitions; nothing here decides a rule. This module only picks a
-pleasant default seat count and turns definitions and views into lines of text.
+What a game *is* (seats and their default count, options, statistics, dealing,
+chance) comes from its definition, found through the host catalog (the game
+registry), so a game installed from another package appears here with no edit.
+Nothing here names a game or decides a rule; this module only turns definitions
+and views into lines of text.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import Any
 from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, SeenEvent, catalog
 
 __all__ = [
-    "DEFAULT_SEATS",
     "games",
     "definition",
     "default_seats",
@@ -26,23 +27,20 @@ __all__ = [
     "data_lines",
 ]
 
-DEFAULT_SEATS: dict[str, int] = {"missions": 7, "onenight": 6, "race": 3, "redblue": 5, "werewolf": 9}
-"""Seats when ``--players`` is not given: a classic table of each game."""
-
 
 def games() -> tuple[str, ...]:
-    """Every game the catalog offers, sorted."""
-    return catalog.NAMES
+    """Every game the catalog can open now, sorted (a registered game that fails to load is left out)."""
+    return catalog.available()
 
 
 def definition(name: str) -> GameDefinition:
-    """The catalog's definition of ``name`` (:class:`hiddenrole.host.InvalidGame` if unknown)."""
+    """The catalog's definition of ``name`` (:class:`hiddenrole.host.InvalidGame` if unknown or broken)."""
     return catalog.get(name)
 
 
 def default_seats(d: GameDefinition) -> int:
-    """A classic seat count for ``d``, inside its bounds."""
-    return min(max(DEFAULT_SEATS.get(d.name, d.min_seats), d.min_seats), d.max_seats)
+    """Seats when ``--players`` is not given: the definition's default (a classic table of the game)."""
+    return d.default_seats
 
 
 def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
@@ -57,12 +55,14 @@ def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
 
 
 def catalog_lines() -> list[str]:
-    """One line per game: name, seats, summary (for ``--help``)."""
+    """One line per game: name, seats, summary (for ``--help``); then one per game that cannot be loaded."""
     lines = []
     for name in games():
         d = definition(name)
         seats = f"{d.min_seats}-{d.max_seats} seats"
         lines.append(f"{name:<9} {seats:<11} {d.summary}")
+    for name, problem in catalog.problems().items():
+        lines.append(f"{name:<9} {'unavailable':<11} {problem.code}: {problem.message}")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""Hosting: game definitions, tables whose truth is a log, per-seat views, a publisher.
+"""Hosting: tables whose truth is a log, per-seat views, a publisher, and the catalog of games.
 
 The kernel (:mod:`hiddenrole`) runs one game and knows no seats, options, clock,
 storage or randomness. This layer adds exactly those, for whoever hosts games: a
@@ -8,11 +8,13 @@ of a game; a :class:`Table` is one game, rebuilt at any time by replaying its
 version, and :meth:`Table.subscribe` pushes a :class:`Notice` to a reader exactly
 when its view changed; nothing a seat receives counts moves it cannot see.
 
-See ``docs/HOST.md``. Games never import this package; it imports them (see
-:mod:`hiddenrole.host.catalog`).
+See ``docs/HOST.md``. Definitions and the values they exchange live one layer
+down, in :mod:`hiddenrole.gamedef` (re-exported here); each rules package declares
+its own, and the host finds them through the registry (:mod:`hiddenrole.host.catalog`).
+Games never import this package, and this package names no game.
 """
 
-from .definition import (
+from ..gamedef import (
     ACT,
     DELAY_TURN,
     END_PHASE,
@@ -25,13 +27,19 @@ from .definition import (
     Draw,
     GameDefinition,
     Move,
+    Option,
+    OptionKind,
+    OptionValue,
     Outcome,
+    Settings,
     Statistic,
     StatScope,
 )
 from .errors import (
     HOST_ERROR_CODES,
+    BrokenGame,
     ChatLimitReached,
+    DuplicateGame,
     InvalidGame,
     InvalidMove,
     InvalidOptions,
@@ -44,11 +52,11 @@ from .errors import (
     StaleMove,
     TooManyTargets,
     UndoRefused,
+    UnknownGame,
     error_for_code,
 )
 from .log import LOG_FORMAT, LoggedMove, TableEnd, TableHeader, TableLog
 from .notices import HostCallback, NoticeCallback
-from .options import Option, OptionKind, OptionValue, Settings
 from .publisher import Changed, Publisher
 from .table import (
     MAX_AUTO_PHASES,
@@ -76,12 +84,14 @@ __all__ = [
     "MAX_SEED",
     "MAX_TARGETS",
     "LOG_FORMAT",
+    "BrokenGame",
     "Changed",
     "ChatLimitReached",
     "ChatLine",
     "Context",
     "Deal",
     "Draw",
+    "DuplicateGame",
     "GameDefinition",
     "HOST_ERROR_CODES",
     "HostCallback",
@@ -118,6 +128,7 @@ __all__ = [
     "TableView",
     "TooManyTargets",
     "UndoRefused",
+    "UnknownGame",
     "default_table_id",
     "error_for_code",
     "verify",

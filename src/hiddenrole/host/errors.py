@@ -4,17 +4,24 @@ They extend the kernel's :class:`hiddenrole.GameError`, so a host catches one ba
 class for both layers and sends ``err.code`` and ``err.message`` to the seat whose
 move was refused. Two families matter: a *refusal* is the player's (or client's)
 problem and leaves the table unchanged; :class:`InvalidGame` is the game author's
-problem (a definition or hook that does not hold together).
+problem (a definition or hook that does not hold together). The errors of definitions
+and of the game registry live in :mod:`hiddenrole.gamedef` (below the games, which
+raise them) and are re-exported here, so the host still lists every code it can send.
 """
 
 from __future__ import annotations
 
 import hiddenrole as hr
 
+from ..gamedef.errors import BrokenGame, DuplicateGame, InvalidGame, InvalidOptions, InvalidPreferences, UnknownGame
+
 __all__ = [
     "InvalidGame",
     "InvalidOptions",
     "InvalidPreferences",
+    "UnknownGame",
+    "BrokenGame",
+    "DuplicateGame",
     "InvalidSeats",
     "SeatNotFound",
     "InvalidMove",
@@ -28,31 +35,6 @@ __all__ = [
     "HOST_ERROR_CODES",
     "error_for_code",
 ]
-
-
-class InvalidGame(hr.GameError):
-    """A game definition, or what one of its hooks returned, does not hold together."""
-
-    code = "INVALID_GAME"
-
-
-class InvalidOptions(hr.GameError):
-    """A table option is unknown or has a value the game does not allow.
-
-    ``option`` names the culprit (``""`` when the options as a whole are malformed).
-    """
-
-    code = "INVALID_OPTIONS"
-
-    def __init__(self, message: str = "", option: str = "") -> None:
-        super().__init__(message)
-        self.option = option
-
-
-class InvalidPreferences(InvalidOptions):
-    """A player preference is unknown or has a value the game does not allow."""
-
-    code = "INVALID_PREFERENCES"
 
 
 class InvalidSeats(hr.GameError):

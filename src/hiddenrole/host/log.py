@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
-from .definition import MOVE_KINDS, Outcome
-from .errors import InvalidGame, InvalidTableLog
-from .options import OptionValue
+from ..gamedef import MOVE_KINDS, InvalidGame, OptionValue, Outcome
+from .errors import InvalidTableLog
 
 __all__ = ["LOG_FORMAT", "TableHeader", "LoggedMove", "TableEnd", "TableLog"]
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .definition import Outcome
+from ..gamedef import Outcome
 from .views import ChatLine, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView
 
 __all__ = ["Core", "Reader"]

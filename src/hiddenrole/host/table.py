@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import hiddenrole as hr
 
-from .definition import (
+from ..gamedef import (
     ACT,
     DELAY_TURN,
     END_PHASE,
@@ -49,6 +49,7 @@ from .definition import (
     GameDefinition,
     Move,
     Outcome,
+    Settings,
 )
 from .errors import (
     ChatLimitReached,
@@ -66,7 +67,6 @@ from .errors import (
 )
 from .log import LoggedMove, TableEnd, TableHeader, TableLog
 from .notices import HOST, Fanout, HostCallback, NoticeCallback
-from .options import Settings
 from .publisher import Publisher
 from .readers import Core, Reader
 from .views import ChatLine, HostNotice, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView

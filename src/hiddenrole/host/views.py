@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .definition import Outcome
+from ..gamedef import Outcome
 
 __all__ = ["SeatPlayer", "SeatSelf", "SeenEvent", "ChatLine", "TableView", "Notice", "HostNotice"]
 

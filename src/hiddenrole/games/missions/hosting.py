@@ -1,4 +1,4 @@
-"""Missions (The Resistance / Avalon), hosted: variant and optional roles as options.
+"""Missions (The Resistance / Avalon), its hosting definition: variant and optional roles as options.
 
 Options: ``variant`` (``avalon`` or ``resistance``) and one switch per optional
 Avalon role (``percival``, ``morgana``, ``mordred``, ``oberon``); a choice that does
@@ -19,11 +19,19 @@ import random
 from typing import Any
 
 import hiddenrole as hr
+from hiddenrole.gamedef import (
+    SURVIVAL_STATISTICS,
+    Context,
+    Deal,
+    GameDefinition,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Settings,
+    Statistic,
+    survival,
+)
 from hiddenrole.games import missions
-
-from ..definition import Context, Deal, GameDefinition, Outcome, Statistic
-from ..errors import InvalidOptions
-from ..options import Option, Settings
 
 __all__ = ["DEFINITION", "ROLE_OPTIONS"]
 
@@ -92,7 +100,7 @@ def _outcome(ctx: Context, camps: tuple[str, ...]) -> Outcome:
             "fails": int(board["fails"]),
             "rejects": int(board["rejects"]),
         },
-        {p.id: {"survived": int(p.alive), "won": int(p.id in winners)} for p in view.all_players()},
+        survival(view.all_players(), winners),
     )
 
 
@@ -101,18 +109,13 @@ def _public(ctx: Context) -> dict[str, Any]:
     return dict(missions.scoreboard(ctx.view))
 
 
-def _public_roles(ctx: Context) -> dict[str, str]:
-    if ctx.view.phase != hr.END:
-        return {}
-    return {p.id: p.role for p in ctx.view.all_players()}
-
-
 DEFINITION = GameDefinition(
     name="missions",
     version=missions.RULES_VERSION,
     setup=_setup,
     min_seats=missions.MIN_PLAYERS,
     max_seats=missions.MAX_PLAYERS,
+    default_seats=7,
     options=(
         Option.choice("variant", missions.AVALON, missions.VARIANTS, help="avalon adds Merlin and the Assassin"),
         *(Option.boolean(name, False, help=f"add {name} (avalon only)") for name in ROLE_OPTIONS),
@@ -123,13 +126,11 @@ DEFINITION = GameDefinition(
         Statistic.table("successes"),
         Statistic.table("fails"),
         Statistic.table("rejects"),
-        Statistic.seat("survived"),
-        Statistic.seat("won"),
+        *SURVIVAL_STATISTICS,
     ),
     undo=False,
     auto_advance=True,
     outcome=_outcome,
     public=_public,
-    public_roles=_public_roles,
     summary="five missions; a team is voted in public and plays success or fail in secret",
 )

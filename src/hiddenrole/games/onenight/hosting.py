@@ -1,4 +1,4 @@
-"""One Night, hosted: the deck as options; winners by the card they hold at the end.
+"""One Night's hosting definition: the deck as options; winners by the card they hold at the end.
 
 Options
     ``deck``: ``standard`` (the rulebook's starter set plus one card per extra player)
@@ -23,11 +23,19 @@ import random
 from typing import Any
 
 import hiddenrole as hr
+from hiddenrole.gamedef import (
+    SURVIVAL_STATISTICS,
+    Context,
+    Deal,
+    GameDefinition,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Settings,
+    Statistic,
+    survival,
+)
 from hiddenrole.games import onenight
-
-from ..definition import Context, Deal, GameDefinition, Outcome, Statistic
-from ..errors import InvalidOptions
-from ..options import Option, Settings
 
 __all__ = ["DEFINITION", "CARD_OPTIONS", "deck"]
 
@@ -90,7 +98,7 @@ def _outcome(ctx: Context, camps: tuple[str, ...]) -> Outcome:
         winners,
         ending,
         {"rounds": 1, "swaps": swaps, "deaths": sum(not p.alive for p in players)},
-        {p.id: {"survived": int(p.alive), "won": int(p.id in winners)} for p in players},
+        survival(players, winners),
     )
 
 
@@ -108,18 +116,13 @@ def _public(ctx: Context) -> dict[str, Any]:
     return out
 
 
-def _public_roles(ctx: Context) -> dict[str, str]:
-    if ctx.view.phase != hr.END:
-        return {}
-    return {p.id: p.role for p in ctx.view.all_players()}
-
-
 DEFINITION = GameDefinition(
     name=onenight.NAME,
     version=onenight.VERSION,
     setup=_setup,
     min_seats=onenight.MIN_PLAYERS,
     max_seats=10,
+    default_seats=6,
     options=(
         Option.choice("deck", STANDARD, (STANDARD, CUSTOM), help="the standard deck for the seat count, or custom"),
         *(_card_option(name, role) for name, role in CARD_OPTIONS.items()),
@@ -129,13 +132,11 @@ DEFINITION = GameDefinition(
         Statistic.table("rounds"),
         Statistic.table("swaps"),
         Statistic.table("deaths"),
-        Statistic.seat("survived"),
-        Statistic.seat("won"),
+        *SURVIVAL_STATISTICS,
     ),
     undo=False,
     auto_advance=False,
     outcome=_outcome,
     public=_public,
-    public_roles=_public_roles,
     summary="one night of swapped cards, one day, one vote; you win by the card you hold",
 )

@@ -1,4 +1,4 @@
-"""The race, hosted: options target and track, preference leader-first, statistics rounds and position."""
+"""The race's hosting definition: options target and track, preference leader-first, statistics rounds and position."""
 
 from __future__ import annotations
 
@@ -7,11 +7,20 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from hiddenrole.gamedef import (
+    ACT,
+    END_TURN,
+    Context,
+    Deal,
+    Draw,
+    GameDefinition,
+    Move,
+    Option,
+    Outcome,
+    Settings,
+    Statistic,
+)
 from hiddenrole.games import race
-
-from ..definition import ACT, END_TURN, Context, Deal, Draw, GameDefinition, Move, Outcome, Statistic
-from ..options import Option, Settings
-from ..views import TableView
 
 __all__ = ["DEFINITION"]
 
@@ -55,10 +64,11 @@ def _public(ctx: Context) -> dict[str, Any]:
 
 
 def _public_roles(ctx: Context) -> dict[str, str]:
+    """No secrets: every racer is public from the start."""
     return {s: race.RACER for s in ctx.seats}
 
 
-def _arrange(view: TableView, preferences: Settings) -> TableView:
+def _arrange(view: Any, preferences: Settings) -> Any:
     """leader-first lists the positions from the leader down (ties in seat order)."""
     if not preferences.flag("leader-first") or "positions" not in view.data:
         return view
@@ -73,6 +83,7 @@ DEFINITION = GameDefinition(
     setup=_setup,
     min_seats=race.MIN_SEATS,
     max_seats=race.MAX_SEATS,
+    default_seats=3,
     options=(
         Option.integer("target", race.DEFAULT_TARGET, race.MIN_TARGET, race.MAX_TARGET, help="squares to the finish"),
         Option.choice("track", race.DEFAULT_TRACK, race.TRACKS, help="long: the finish must be hit exactly"),

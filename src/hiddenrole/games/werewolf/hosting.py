@@ -1,4 +1,4 @@
-"""Werewolf, hosted: board presets or an explicit composition, every rule switch, the victory mode.
+"""Werewolf's hosting definition: board presets or an explicit composition, every rule switch, the victory mode.
 
 Options
     ``composition``: ``preset`` (the board for the player count) or ``custom``, which
@@ -23,12 +23,21 @@ import random
 from typing import Any
 
 import hiddenrole as hr
+from hiddenrole.gamedef import (
+    SURVIVAL_STATISTICS,
+    Context,
+    Deal,
+    GameDefinition,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Settings,
+    Statistic,
+    survival,
+)
 from hiddenrole.games import werewolf
-from hiddenrole.games.werewolf import idiot, wolfking
 
-from ..definition import Context, Deal, GameDefinition, Outcome, Statistic
-from ..errors import InvalidOptions
-from ..options import Option, Settings
+from . import idiot, wolfking
 
 __all__ = ["DEFINITION", "SWITCH_OPTIONS", "switches", "cards"]
 
@@ -111,19 +120,7 @@ def _outcome(ctx: Context, camps: tuple[str, ...]) -> Outcome:
     dead_by = [p.vars.get(werewolf.VAR_DEATH_CAUSE, "") for p in players if not p.alive]
     table = {"rounds": nights} | {name: dead_by.count(cause) for name, cause in CAUSES.items()}
     ending = f"{camps[0].lower()}-wins" if len(camps) == 1 else "no-winner"
-    return Outcome(
-        winners,
-        ending,
-        table,
-        {p.id: {"survived": int(p.alive), "won": int(p.id in winners)} for p in players},
-    )
-
-
-def _public_roles(ctx: Context) -> dict[str, str]:
-    """Cards stay face down until the game is over."""
-    if ctx.view.phase != hr.END:
-        return {}
-    return {p.id: p.role for p in ctx.view.all_players()}
+    return Outcome(winners, ending, table, survival(players, winners))
 
 
 def _switch_options() -> tuple[Option, ...]:
@@ -139,6 +136,7 @@ DEFINITION = GameDefinition(
     setup=_setup,
     min_seats=werewolf.MIN_PLAYERS,
     max_seats=werewolf.MAX_PLAYERS,
+    default_seats=9,
     options=(
         Option.choice("composition", PRESET, (PRESET, CUSTOM), help="preset board for the seat count, or custom"),
         Option.integer("wolves", 2, 1, 5, help="custom: werewolves"),
@@ -151,12 +149,10 @@ DEFINITION = GameDefinition(
     statistics=(
         Statistic.table("rounds"),
         *(Statistic.table(name) for name in CAUSES),
-        Statistic.seat("survived"),
-        Statistic.seat("won"),
+        *SURVIVAL_STATISTICS,
     ),
     undo=False,
     auto_advance=False,
     outcome=_outcome,
-    public_roles=_public_roles,
     summary="wolves kill by night, the village votes by day (Chinese table rules)",
 )

@@ -1,4 +1,4 @@
-"""Red versus blue, hosted: roles dealt at random from the seed, revealed when the game ends.
+"""Red versus blue, its hosting definition: roles dealt at random from the seed, revealed when the game ends.
 
 Three seats at least: with one red and one blue the game is drawn before it starts.
 """
@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import random
 
-import hiddenrole as hr
+from hiddenrole.gamedef import (
+    SURVIVAL_STATISTICS,
+    Context,
+    Deal,
+    GameDefinition,
+    Option,
+    Outcome,
+    Settings,
+    Statistic,
+    survival,
+)
 from hiddenrole.games import redblue
-
-from ..definition import Context, Deal, GameDefinition, Outcome, Statistic
-from ..options import Option, Settings
 
 __all__ = ["DEFINITION"]
 
@@ -38,15 +45,8 @@ def _outcome(ctx: Context, camps: tuple[str, ...]) -> Outcome:
         winners,
         ending,
         {"rounds": rounds},
-        {p.id: {"survived": int(p.alive), "won": int(p.id in winners)} for p in view.all_players()},
+        survival(view.all_players(), winners),
     )
-
-
-def _public_roles(ctx: Context) -> dict[str, str]:
-    """Roles stay secret while the game runs; the final reveal makes them public."""
-    if ctx.view.phase != hr.END:
-        return {}
-    return {p.id: p.role for p in ctx.view.all_players()}
 
 
 DEFINITION = GameDefinition(
@@ -55,11 +55,11 @@ DEFINITION = GameDefinition(
     setup=_setup,
     min_seats=3,
     max_seats=64,
+    default_seats=5,
     options=(Option.choice("split", EVEN, (EVEN, LONE_RED), help="even sides, or one red among blues"),),
-    statistics=(Statistic.table("rounds"), Statistic.seat("survived"), Statistic.seat("won")),
+    statistics=(Statistic.table("rounds"), *SURVIVAL_STATISTICS),
     undo=True,
     auto_advance=True,
     outcome=_outcome,
-    public_roles=_public_roles,
     summary="red against blue, one public vote per round",
 )
