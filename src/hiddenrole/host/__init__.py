@@ -4,8 +4,9 @@ The kernel (:mod:`hiddenrole`) runs one game and knows no seats, options, clock,
 storage or randomness. This layer adds exactly those, for whoever hosts games: a
 web app, a chat bot, an AI arena. A :class:`GameDefinition` says how to open tables
 of a game; a :class:`Table` is one game, rebuilt at any time by replaying its
-:class:`TableLog`; a :class:`Publisher` tells subscribers which table changed and
-nothing else, and each seat then reads its own :meth:`Table.view`.
+:class:`TableLog`. Each seat (and the spectators) has its own view with its own
+version, and :meth:`Table.subscribe` pushes a :class:`Notice` to a reader exactly
+when its view changed; nothing a seat receives counts moves it cannot see.
 
 See ``docs/HOST.md``. Definitions and the values they exchange live one layer
 down, in :mod:`hiddenrole.gamedef` (re-exported here); each rules package declares
@@ -37,6 +38,7 @@ from ..gamedef import (
 from .errors import (
     HOST_ERROR_CODES,
     BrokenGame,
+    ChatLimitReached,
     DuplicateGame,
     InvalidGame,
     InvalidMove,
@@ -48,14 +50,25 @@ from .errors import (
     MoveRefused,
     SeatNotFound,
     StaleMove,
+    TooManyTargets,
     UndoRefused,
     UnknownGame,
     error_for_code,
 )
 from .log import LOG_FORMAT, LoggedMove, TableEnd, TableHeader, TableLog
+from .notices import HostCallback, NoticeCallback
 from .publisher import Changed, Publisher
-from .table import MAX_AUTO_PHASES, MAX_SAY, MAX_SEED, Table, verify
-from .views import ChatLine, SeatPlayer, SeatSelf, SeenEvent, TableView
+from .table import (
+    MAX_AUTO_PHASES,
+    MAX_SAY,
+    MAX_SAYS_PER_PHASE,
+    MAX_SEED,
+    MAX_TARGETS,
+    Table,
+    default_table_id,
+    verify,
+)
+from .views import ChatLine, HostNotice, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView
 
 __all__ = [
     "ACT",
@@ -67,10 +80,13 @@ __all__ = [
     "MOVE_KINDS",
     "MAX_AUTO_PHASES",
     "MAX_SAY",
+    "MAX_SAYS_PER_PHASE",
     "MAX_SEED",
+    "MAX_TARGETS",
     "LOG_FORMAT",
     "BrokenGame",
     "Changed",
+    "ChatLimitReached",
     "ChatLine",
     "Context",
     "Deal",
@@ -78,6 +94,8 @@ __all__ = [
     "DuplicateGame",
     "GameDefinition",
     "HOST_ERROR_CODES",
+    "HostCallback",
+    "HostNotice",
     "InvalidGame",
     "InvalidMove",
     "InvalidOptions",
@@ -88,6 +106,8 @@ __all__ = [
     "LoggedMove",
     "Move",
     "MoveRefused",
+    "Notice",
+    "NoticeCallback",
     "Option",
     "OptionKind",
     "OptionValue",
@@ -106,8 +126,10 @@ __all__ = [
     "TableHeader",
     "TableLog",
     "TableView",
+    "TooManyTargets",
     "UndoRefused",
     "UnknownGame",
+    "default_table_id",
     "error_for_code",
     "verify",
 ]
