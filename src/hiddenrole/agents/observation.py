@@ -136,7 +136,11 @@ class LegalAction:
         """Why ``targets`` do not fit, or ``""``."""
         n = len(targets)
         if not self.min_targets <= n <= self.max_targets:
-            want = str(self.min_targets) if self.min_targets == self.max_targets else f"{self.min_targets}..{self.max_targets}"
+            want = (
+                str(self.min_targets)
+                if self.min_targets == self.max_targets
+                else f"{self.min_targets}..{self.max_targets}"
+            )
             return f"{self.skill} takes {want} target(s), got {n}"
         for t in targets:
             if t not in self.candidates:
@@ -255,9 +259,7 @@ class Observation:
             s = la.schema()
             s["properties"] |= common
             options.append(s)
-        options.append(
-            {"type": "object", "properties": {"skill": {"type": "null"}} | common, "required": ["skill"]}
-        )
+        options.append({"type": "object", "properties": {"skill": {"type": "null"}} | common, "required": ["skill"]})
         return {"$schema": "https://json-schema.org/draft/2020-12/schema", "oneOf": options}
 
     def parse(self, answer: Any) -> Action:
@@ -348,7 +350,9 @@ def _shape(step: hr.PhaseStep, view: TableView, config: hr.Config, out_of_turn: 
         hi = step.max_targets if step.max_targets is not None else max(lo, 1)
         if step.distinct_targets:
             hi = min(hi, len(candidates))
-    return LegalAction(step.skill, candidates if hi else (), lo, hi, step.distinct_targets, step.target_pool, out_of_turn)
+    return LegalAction(
+        step.skill, candidates if hi else (), lo, hi, step.distinct_targets, step.target_pool, out_of_turn
+    )
 
 
 def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:

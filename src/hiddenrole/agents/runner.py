@@ -15,6 +15,7 @@ the phase.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -145,6 +146,11 @@ class SeatRunner:
             self._phase_ends += 1
         return not self.table.over
 
+    @property
+    def phase_ends(self) -> int:
+        """Phases this runner has ended (auto-advanced ones not counted)."""
+        return self._phase_ends
+
     # ------------------------------------------------------------- whom to ask
 
     def _sync_visit(self, r: hr.Readiness) -> None:
@@ -180,10 +186,8 @@ class SeatRunner:
             action = agent.act(obs)
             self._log(seat, obs, Action(None, (), action.say, action.reasoning))
             if action.say:
-                try:
+                with contextlib.suppress(hr.GameError):
                     self.table.say(seat, action.say)
-                except hr.GameError:
-                    pass
             return True
         return False
 
@@ -194,7 +198,7 @@ class SeatRunner:
         table = self.table
         agent = self.agents[seat]
         obs = self._observe(table, seat, "")
-        if not [la for la in obs.legal if not la.out_of_turn] and not obs.turn == seat:
+        if not [la for la in obs.legal if not la.out_of_turn] and obs.turn != seat:
             self._done.add(seat)
             return False
         turn_phase = bool(obs.turn)
@@ -233,10 +237,8 @@ class SeatRunner:
     def _pass(self, seat: str, turn_phase: bool) -> None:
         self._done.add(seat)
         if turn_phase and self.table.readiness().turn == seat:
-            try:
+            with contextlib.suppress(hr.GameError):
                 self.table.end_turn(seat)
-            except hr.GameError:
-                pass
 
     def _after_act(self, seat: str) -> None:
         r = self.table.readiness()
