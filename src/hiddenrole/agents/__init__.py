@@ -21,10 +21,12 @@ from .observation import (
     observe_table,
 )
 from .random_agent import RandomAgent, random_targets
+from .registry import AGENT_NAMES, make_agent, register, seat_rng
 from .runner import MAX_ATTEMPTS, MAX_DECISIONS, MAX_IDLE_PHASES, Decision, GameRecord, SeatRunner, play
 
 __all__ = [
     "AGENT_ERROR_CODES",
+    "AGENT_NAMES",
     "MAX_ATTEMPTS",
     "MAX_DECISIONS",
     "MAX_IDLE_PHASES",
@@ -44,8 +46,11 @@ __all__ = [
     "SeenEvent",
     "UnknownAgent",
     "legal_actions",
+    "make_agent",
     "observe",
     "observe_table",
     "play",
     "random_targets",
+    "register",
+    "seat_rng",
 ]
