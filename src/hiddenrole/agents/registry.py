@@ -1,7 +1,8 @@
 """Agents by name, for command lines and the console: ``make_agent(name, game, seat, rng)``.
 
 Names: ``random`` (any game), ``heuristic`` (werewolf, missions, onenight), ``pass``,
-and ``llm`` (needs a model: see :mod:`hiddenrole.agents.llm`). A seat's agent gets its
+and ``llm`` (an OpenAI-compatible model named by ``HIDDENROLE_LLM_MODEL``, served at
+``HIDDENROLE_LLM_BASE_URL``: see :mod:`hiddenrole.agents.llm`). A seat's agent gets its
 own ``random.Random``; derive it from the table seed and the seat (see
 :func:`seat_rng`) so a game replays with the same choices.
 """
@@ -35,12 +36,19 @@ def _heuristic(game: str, seat: str, rng: random.Random) -> Agent:
     return cls()
 
 
+def _llm(game: str, seat: str, rng: random.Random) -> Agent:
+    from .llm import LLMAgent, model_from_env
+
+    return LLMAgent(model_from_env(), rng=rng)
+
+
 register("random", lambda game, seat, rng: RandomAgent(rng))
+register("llm", _llm)
 register("heuristic", _heuristic)
 register("pass", lambda game, seat, rng: PassAgent())
 
-AGENT_NAMES: Final = ("heuristic", "pass", "random")
-"""Names every install knows (``llm`` is added by :mod:`hiddenrole.agents.llm` when a model is set)."""
+AGENT_NAMES: Final = ("heuristic", "llm", "pass", "random")
+"""Names every install knows (``llm`` needs the ``llm`` extra and ``HIDDENROLE_LLM_MODEL``)."""
 
 
 def make_agent(name: str, game: str, seat: str, rng: random.Random) -> Agent:

@@ -102,6 +102,8 @@ def render(obs: Observation) -> str:
     elif obs.legal:
         lines.append("You may now use one of these skills, or pass:")
         lines += [describe_action(la) for la in obs.legal]
+        if obs.can_say:
+            lines.append("You may also speak to the table (field `say`).")
     else:
         lines.append("You have no skill to use now; you may pass" + (" or speak." if obs.can_say else "."))
     if obs.error:
