@@ -181,13 +181,16 @@ LAYERS: dict[str, int] = {
     "enginetest": 1,
     "gamedef": 2,
     "games": 3,
-    "agents": 4,
-    "host": 5,
+    "host": 4,
+    "agents": 5,
     "console": 6,
     "cli": 7,
 }
 """Rank of each part of the package. A new subpackage must be added here and to docs/ARCHITECTURE.md."""
-THIRD_PARTY: dict[str, frozenset[str]] = {"console": frozenset({"rich"})}
+THIRD_PARTY: dict[str, frozenset[str]] = {
+    "console": frozenset({"rich"}),
+    "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy"}),
+}
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""
 KERNEL_MODULES = frozenset(p.stem for p in SRC.glob("*.py")) - {"__init__", "cli"}
 
