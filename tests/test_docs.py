@@ -188,7 +188,7 @@ LAYERS: dict[str, int] = {
 }
 """Rank of each part of the package. A new subpackage must be added here and to docs/ARCHITECTURE.md."""
 THIRD_PARTY: dict[str, frozenset[str]] = {
-    "console": frozenset({"rich"}),
+    "console": frozenset({"rich", "prompt_toolkit"}),
     "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""
