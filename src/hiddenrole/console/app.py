@@ -172,7 +172,7 @@ class Console:
             else:
                 first = table.view(self.human)
                 events, chat = first.events, first.chat
-            self._pending = self._news(events, chat)
+            self._pending = self.news(events, chat)
         if self.human is None:
             self._unsubscribe = table.subscribe_host(self._heard_host)
         else:
@@ -196,7 +196,7 @@ class Console:
     def _event_line(self, e: SeenEvent, viewer: hr.PlayerView | None) -> str | None:
         return self.words.describe(kernel_event(e), viewer)
 
-    def _news(self, events: Iterable[SeenEvent], chat: Iterable[ChatLine]) -> list[str]:
+    def news(self, events: Iterable[SeenEvent], chat: Iterable[ChatLine]) -> list[str]:
         """One move's (or one deal's) lines: chat first, then events, in order, in the game's words."""
         viewer = self._viewer()
         lines = [_said(c) for c in chat]
@@ -219,11 +219,11 @@ class Console:
 
     def _heard(self, notice: Notice) -> None:
         """The player's seat was pushed a change: keep its lines for the next report."""
-        self._pending += self._news(notice.events, notice.chat)
+        self._pending += self.news(notice.events, notice.chat)
 
     def _heard_host(self, notice: HostNotice) -> None:
         """The host was told of a move: keep what it showed anyone for the next report."""
-        self._pending += self._news(notice.events, notice.chat)
+        self._pending += self.news(notice.events, notice.chat)
 
     def _report(self) -> None:
         """Print what happened since the last report, then a header when the phase changed."""

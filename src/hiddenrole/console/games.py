@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, SeenEvent, catalog
+from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, catalog
 
 __all__ = [
     "games",

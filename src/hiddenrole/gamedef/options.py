@@ -211,7 +211,9 @@ class Settings(Mapping[str, OptionValue]):
             other, needed = o.requires
             if values.get(other) != needed:
                 shown = _text(needed)
-                raise err(f"{what} {o.name!r} has no effect unless {other}={shown} (it is {_text(values.get(other))})", o.name)
+                raise err(
+                    f"{what} {o.name!r} has no effect unless {other}={shown} (it is {_text(values.get(other))})", o.name
+                )
         return cls(declared, values)
 
     def __getitem__(self, name: str) -> OptionValue:

@@ -56,7 +56,9 @@ def _card_option(name: str, role: str) -> Option:
         return Option.integer(
             name, _STARTER[name], 0, copies, help=f"custom deck: copies of {name}", requires=("deck", CUSTOM)
         )
-    return Option.boolean(name, bool(_STARTER[name]), help=f"custom deck: include the {name}", requires=("deck", CUSTOM))
+    return Option.boolean(
+        name, bool(_STARTER[name]), help=f"custom deck: include the {name}", requires=("deck", CUSTOM)
+    )
 
 
 def deck(options: Settings, players: int) -> tuple[str, ...]:
