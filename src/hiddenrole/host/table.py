@@ -150,6 +150,7 @@ class _Run:
     ends: int = 0
     outcome: Outcome | None = None
     broken: bool = False
+    shared: _Shared | None = None
 
     def hear(self, event: hr.Event) -> None:
         """Kernel event handler: keep the event with its audience as of right after its batch."""
@@ -677,7 +678,7 @@ class Table:
         hook = self.definition.allows
         if hook is None:
             return
-        reason = hook(move, self._context(run))
+        reason = hook(move, self._board(run))
         if reason is None or reason == "":
             return
         if not isinstance(reason, str):
@@ -688,7 +689,7 @@ class Table:
         hook = self.definition.draws
         if hook is None or move.kind not in _DRAWING:
             return ()
-        got = hook(move, self._context(run))
+        got = hook(move, self._board(run))
         if got is None:
             return ()
         draws = tuple(got)
@@ -742,6 +743,11 @@ class Table:
         ctx = self._context(run)._replace(effects=run.engine.log().effects)
         got = d.outcome(ctx, camps) if d.outcome is not None else _default_outcome(ctx, camps)
         return d.check_outcome(got, self.seats)
+
+    def _board(self, run: _Run) -> Context:
+        """A hook's context for the board as it stands (the one the readers were last shown, when it is still valid)."""
+        shared = run.shared
+        return shared.ctx if shared is not None else self._context(run)
 
     def _context(self, run: _Run) -> Context:
         return Context(run.engine.view(), self.options, self.seats, run.engine.rules)
@@ -807,13 +813,18 @@ class Table:
     def _observe(
         self, run: _Run, m: LoggedMove | None, touched: tuple[str | None, ...] | None, *, deliver: bool
     ) -> None:
-        """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices."""
+        """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices.
+
+        ``touched`` is given only for moves that leave the board as it was (a line said,
+        a pending choice made or taken back), so the shared part of the views is reused.
+        """
         seq = 0 if m is None else m.seq
         fresh = (
             [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
         )
         said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
-        shared = self._shared(run)
+        shared = run.shared if touched is not None and run.shared is not None else self._shared(run)
+        run.shared = shared
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
         changed_seats: list[str] = []
