@@ -48,7 +48,8 @@ def main() -> None:
                 if rate is None:
                     continue
                 lo, hi = rate.interval
-                print(f"| {game} | {label} | {camp} | {rate.rate:.1%} | {lo:.1%} to {hi:.1%} | {rate.games} |", flush=True)
+                row = f"| {game} | {label} | {camp} | {rate.rate:.1%} | {lo:.1%} to {hi:.1%} | {rate.games} |"
+                print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -326,8 +326,9 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> Summary:
     or lose together, so counting seats would fake precision). A camp (or an agent
     playing it) wins a game when the kernel names that camp among the winners (One
     Night: a seat's camp is the one of its dealt card, and a seat whose card changed
-    may win for another camp); a role wins when a seat holding it won. By agent alone (an agent may play both sides) each seat is a
-    trial; seats of one game are not independent, so that interval is optimistic.
+    may win for another camp); a role wins when a seat holding it won. By agent alone
+    (an agent may play both sides) each seat is a trial; seats of one game are not
+    independent, so that interval is optimistic.
     """
     rows = list(results)
     per_game: dict[str, dict[str, list[int]]] = {"camp": {}, "role": {}, "agent_camp": {}}
