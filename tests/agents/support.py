@@ -67,12 +67,11 @@ def real_observe(table: Table, seat: str, error: str) -> Observation:
 def public_projection(table: Table) -> dict[str, Any]:
     """What a spectator may see, without the host's numbers (table id, sequence)."""
     v = table.view(None).to_dict()
-    for k in ("table", "seq"):
-        v.pop(k)
-    for e in v["events"]:
-        e.pop("seq")
-    for c in v["chat"]:
-        c.pop("seq")
+    for k in ("table", "seq", "version"):
+        v.pop(k, None)
+    for line in (*v["events"], *v["chat"]):
+        line.pop("seq", None)
+        line.pop("at", None)
     return v
 
 

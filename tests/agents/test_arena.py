@@ -124,3 +124,10 @@ def test_the_command_line_writes_results_a_report_and_a_plot(
     assert page.startswith("<!doctype html>") and "missions-0" in page and "<script" not in page
     if "--plot" in args:
         assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_camp_wins_by_the_kernels_winning_camps_not_by_a_seat_that_changed_sides() -> None:
+    row = _row(0, ["a", "b"]) | {"winning_camps": ["EVIL"]}  # a and b were dealt GOOD, then won as EVIL
+    s = summarize([row])
+    assert s.by_camp["EVIL"].wins == 1 and s.by_camp["GOOD"].wins == 0
+    assert s.by_role["V"].wins == 1  # the seats holding the role did win

@@ -44,7 +44,9 @@ def test_the_prompt_holds_rules_role_history_legal_actions_and_schema() -> None:
     _, obs = _first_decision()
     text = build_prompt(obs)[1]["content"]
     assert "RULES" in text and "ANSWER SCHEMA" in text
-    assert obs.role in text
+    from hiddenrole.games.werewolf import narration
+
+    assert narration.role_name(obs.role) in text
     assert all(t in text for t in obs.teammates)
     assert "KILL" in text and '"oneOf"' in text
 

@@ -323,20 +323,25 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> Summary:
     """Win rates with Wilson 95% intervals.
 
     By camp, role and agent+camp, each game is one trial (a role's or a camp's seats win
-    or lose together, so counting seats would fake precision); the trial is won when a
-    seat of that key won. By agent alone (an agent may play both sides) each seat is a
-    trial; seats of one game are not independent, so that interval is optimistic.
+    or lose together, so counting seats would fake precision). A camp (or an agent
+    playing it) wins a game when the kernel names that camp among the winners (One
+    Night: a seat's camp is the one of its dealt card, and a seat whose card changed
+    may win for another camp); a role wins when a seat holding it won. By agent alone
+    (an agent may play both sides) each seat is a trial; seats of one game are not
+    independent, so that interval is optimistic.
     """
     rows = list(results)
     per_game: dict[str, dict[str, list[int]]] = {"camp": {}, "role": {}, "agent_camp": {}}
     per_seat: dict[str, list[int]] = {}
     for r in rows:
         won = set(r["winners"])
+        camps_won = set(r.get("winning_camps", ())) or {r["camps"][s] for s in won}
         keys: dict[str, dict[str, bool]] = {"camp": {}, "role": {}, "agent_camp": {}}
         for seat in r["seats"]:
             camp, role, agent = r["camps"][seat], r["roles"][seat], r["agents"][seat]
-            for kind, key in (("camp", camp), ("role", role), ("agent_camp", f"{agent} as {camp}")):
-                keys[kind][key] = keys[kind].get(key, False) or seat in won
+            keys["camp"][camp] = camp in camps_won
+            keys["agent_camp"][f"{agent} as {camp}"] = camp in camps_won
+            keys["role"][role] = keys["role"].get(role, False) or seat in won
             t = per_seat.setdefault(agent, [0, 0])
             t[0] += seat in won
             t[1] += 1

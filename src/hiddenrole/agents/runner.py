@@ -110,41 +110,51 @@ class SeatRunner:
         self._phase_ends = 0
         self._done: set[str] = set()
         self._talked: set[str] = set()
+        self._idle = 0
 
     # ------------------------------------------------------------- driving
 
     def run(self) -> GameRecord:
         """Play until the table is over (or the runner gives up); returns the record."""
-        table = self.table
-        idle = 0
-        while not table.over:
-            if len(self.record.decisions) >= MAX_DECISIONS or idle >= MAX_IDLE_PHASES:
+        while not self.table.over:
+            if len(self.record.decisions) >= MAX_DECISIONS:
                 self.record.truncated = True
                 break
+            got = self.next_decision()
+            if got is None:
+                break
+            self._decide(*got)
+        self.record.log = self.table.log()
+        return self.record
+
+    def step(self) -> bool:
+        """Ask one seat (ending phases until one owes a decision); ``False`` once the table is over."""
+        got = self.next_decision()
+        if got is not None:
+            self._decide(*got)
+        return not self.table.over
+
+    def next_decision(self) -> tuple[str, Observation] | None:
+        """End phases (and hold talk rounds) until a seat with an agent owes a decision: that seat and its
+        observation; ``None`` once the table is over or :data:`MAX_IDLE_PHASES` phases passed idle."""
+        table = self.table
+        while not table.over:
+            if self._idle >= MAX_IDLE_PHASES:
+                self.record.truncated = True
+                return None
             seat = self._next_seat()
             if seat is not None:
-                if self._decide(seat):
-                    idle = 0
+                obs = self._observe(table, seat, "")
+                if [la for la in obs.legal if not la.out_of_turn] or obs.turn == seat:
+                    return seat, obs
+                self._done.add(seat)
                 continue
             if self.talk and self._talk_round():
                 continue
             table.end_phase()
             self._phase_ends += 1
-            idle += 1
-        self.record.log = table.log()
-        return self.record
-
-    def step(self) -> bool:
-        """Ask one seat (or end one phase); ``False`` once the table is over."""
-        if self.table.over:
-            return False
-        seat = self._next_seat()
-        if seat is not None:
-            self._decide(seat)
-        elif not (self.talk and self._talk_round()):
-            self.table.end_phase()
-            self._phase_ends += 1
-        return not self.table.over
+            self._idle += 1
+        return None
 
     @property
     def phase_ends(self) -> int:
@@ -193,46 +203,47 @@ class SeatRunner:
 
     # ------------------------------------------------------------- one decision
 
-    def _decide(self, seat: str) -> bool:
+    def _decide(self, seat: str, obs: Observation) -> bool:
         """Ask ``seat`` until an answer is accepted (or attempts run out); ``True`` if it acted."""
-        table = self.table
         agent = self.agents[seat]
-        obs = self._observe(table, seat, "")
-        if not [la for la in obs.legal if not la.out_of_turn] and obs.turn != seat:
-            self._done.add(seat)
-            return False
-        turn_phase = bool(obs.turn)
         for _ in range(MAX_ATTEMPTS):
             self._emit(seat, obs)
             action = agent.act(obs)
-            try:
-                obs.check(action)
-            except InvalidAction as exc:
-                self._log(seat, obs, action, exc.message)
-                obs = obs.with_error(exc.message)
-                continue
-            said = False
-            if action.say:
-                try:
-                    table.say(seat, action.say)
-                    said = True
-                except hr.GameError:
-                    pass
-            try:
-                if action.passes:
-                    self._log(seat, obs, action)
-                    self._pass(seat, turn_phase)
-                    return said
-                table.act(seat, action.skill or "", action.targets)
-            except hr.GameError as exc:
-                self._log(seat, obs, action, exc.message)
-                obs = self._observe(table, seat, exc.message)
-                continue
-            self._log(seat, obs, action)
-            self._after_act(seat)
-            return True
-        self._pass(seat, turn_phase)
+            acted, error = self.apply(seat, obs, action)
+            if not error:
+                return bool(acted)
+            obs = obs.with_error(error) if acted is None else self._observe(self.table, seat, error)
+        self._pass(seat, bool(obs.turn))
         return False
+
+    def apply(self, seat: str, obs: Observation, action: Action) -> tuple[bool | None, str]:
+        """Play one answer of ``seat`` (decided on ``obs``): ``(acted, "")`` when taken, else the refusal.
+
+        ``acted`` is ``None`` when the answer was refused before reaching the table
+        (it does not fit ``obs``), ``False`` when the table refused it or it passed.
+        """
+        table = self.table
+        try:
+            obs.check(action)
+        except InvalidAction as exc:
+            self._log(seat, obs, action, exc.message)
+            return None, exc.message
+        if action.say:
+            with contextlib.suppress(hr.GameError):
+                table.say(seat, action.say)
+        if action.passes:
+            self._log(seat, obs, action)
+            self._pass(seat, bool(obs.turn))
+            return False, ""
+        try:
+            table.act(seat, action.skill or "", action.targets)
+        except hr.GameError as exc:
+            self._log(seat, obs, action, exc.message)
+            return False, exc.message
+        self._log(seat, obs, action)
+        self._idle = 0
+        self._after_act(seat)
+        return True, ""
 
     def _pass(self, seat: str, turn_phase: bool) -> None:
         self._done.add(seat)

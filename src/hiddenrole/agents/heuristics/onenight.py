@@ -96,7 +96,7 @@ class OneNightHeuristic:
         if on.ROB in skills:
             return use(obs, on.ROB, order[-1]) or Action()
         if on.MEDDLE in skills:
-            return use(obs, on.MEDDLE, order[0], order[1]) or Action()
+            return use(obs, on.MEDDLE, *order[1:3]) or use(obs, on.MEDDLE, *order[:2]) or Action()
         for la in obs.legal:  # peek, drink: any card will do
             if la.candidates and la.min_targets:
                 return use(obs, la.skill, *la.candidates[: la.min_targets]) or Action()
