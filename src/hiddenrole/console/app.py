@@ -36,7 +36,7 @@ import hiddenrole as hr
 from hiddenrole.agents import AGENT_NAMES
 from hiddenrole.host import SAY, ChatLine, HostNotice, Notice, SeatNotFound, SeenEvent, Table, TableView, verify
 
-from .bots import DEFAULT_AGENT, owes_move, runner_for, seat_agents
+from .bots import DEFAULT_AGENT, Bots, Visit, owes_move, seat_agents
 from .games import (
     catalog_lines,
     data_lines,
@@ -93,9 +93,6 @@ OLD_SAVE: Final = b'"hiddenrole-console/1"'
 """Marker of the snapshot files the console wrote before it moved onto tables (they do not load)."""
 
 HOST_ONLY = frozenset({"god", "pending", "auto", "run", "end", "log"})
-
-Visit = tuple[str, int, int]
-"""One visit of a phase: phase, round, and how many phases the agents' runner has ended."""
 
 
 def _said(c: ChatLine) -> str:
@@ -162,7 +159,7 @@ class Console:
         self.definition = table.definition
         self.words = narrator_for(table.rules)
         self.agents = agents
-        self.runner = runner_for(table, agents)
+        self.bots = Bots(table, agents)
         # What happened so far is printed once (unless a load says it was); after that the
         # table pushes each move's lines: the host's for the host, the seat's own for a player.
         self._pending: list[str] = []
@@ -464,35 +461,38 @@ class Console:
         return got
 
     def _visit(self) -> Visit:
-        st = self.table.status()
-        return (st.phase, st.round, self.runner.phase_ends)
+        return self.bots.visit()
 
     def _auto(self) -> None:
         """Host: the agent of every seat that owes a move makes one (the phase is not ended)."""
         table = self.table
-        owing = [s for s in table.seats if owes_move(table, s)]
+        owing = self.bots.owing()
         if not owing:
             self._say("no seat owes a move; end the phase with end")
             return
-        sub = runner_for(table, {s: self.agents[s] for s in owing}, talk=False)
         visit = self._visit()
-        for _ in owing:
-            if table.over or self._visit() != visit or not any(owes_move(table, s) for s in owing):
+        for seat in owing:
+            if table.over or self._visit() != visit:
                 break
-            sub.step()
-            self._report()
+            if seat in self.bots.owing([seat]):
+                self.bots.ask(seat)
+                self._report()
         if not table.over:
             self._show_pending()
 
     def _end_phase(self) -> None:
-        self._move(self.table.end_phase)
+        def end() -> int:
+            self.bots.end_phase()
+            return self.table.seq
+
+        self._move(end)
 
     def _run(self) -> None:
         """Host: agents play every seat, and phases end, until the game is over."""
         for _ in range(MAX_STEPS):
             if self.table.over:
                 return
-            self.runner.step()
+            self.bots.step()
             self._report()
         self._say(f"stopped after {MAX_STEPS} decisions")
 
@@ -525,7 +525,7 @@ class Console:
         for _ in range(MAX_STEPS):
             if self.table.over or self._human_owes():
                 break
-            self.runner.step()
+            self.bots.step()
             self._report()
         self._prompt()
 

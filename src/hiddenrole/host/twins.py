@@ -39,8 +39,8 @@ from typing import Any
 
 from hiddenrole.enginetest import choose_targets, find_step
 
+from ..gamedef import ACT, DELAY_TURN, END_TURN, SAY, UNDO, Deal, GameDefinition, Move
 from . import table as _table
-from .definition import ACT, DELAY_TURN, END_TURN, SAY, UNDO, Deal, GameDefinition, Move
 from .table import Table
 from .views import Notice, TableView
 
