@@ -823,6 +823,15 @@ def _console(args: argparse.Namespace, out: IO[str] | None) -> Console:
     return Console.open(args.game, args.players, args.seed, texts, bots=bots, agent=agent, human=args.human, out=out)
 
 
+def _has_line_editor() -> bool:
+    """Whether prompt_toolkit is installed (the ``cli`` extra); without it a terminal gets plain lines."""
+    try:
+        import prompt_toolkit  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def run_play(
     args: argparse.Namespace,
     stdin: IO[str] | None = None,
@@ -859,7 +868,7 @@ def run_play(
         return 0
     if lines is None:
         stream = stdin or sys.stdin
-        if stream.isatty():
+        if stream.isatty() and _has_line_editor():
             console.out.print("type help for commands; Ctrl-D leaves")
             lines = terminal_lines()
         else:
