@@ -23,7 +23,8 @@ def test_the_opening_example_runs() -> None:
     assert isinstance(table, Table)
     assert scope["version"] == 2 and table.seq == 1
     pushed = scope["pushed"]
-    assert [n.version for n in pushed] == [2] and pushed[0].events[0].type == "ROLLED"  # type: ignore[index, attr-defined]
+    assert isinstance(pushed, list)
+    assert [n.version for n in pushed] == [2] and pushed[0].events[0].type == "ROLLED"
     assert scope["again"].log().to_json() == scope["saved"]  # type: ignore[attr-defined]
 
 

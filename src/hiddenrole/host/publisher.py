@@ -1,8 +1,9 @@
-"""Change notifications that carry identifiers only.
+"""Host-level change notifications that carry identifiers only.
 
 A publisher tells subscribers "table T changed to sequence N" and nothing else: no
-state, no event, no view. Each subscriber then reads the view it is entitled to, so
-nothing secret ever travels on the shared channel.
+state, no event, no view. It is for the host (storage, a moderator, a process that
+relays changes): N counts every move, hidden ones included, so it must never reach
+a seat. Seats are pushed their own notices by :meth:`~hiddenrole.host.Table.subscribe`.
 
 Delivery is serialised and in order: whichever thread publishes while nobody is
 delivering drains the queue; a notification published meanwhile (from another

@@ -467,7 +467,7 @@ class Table:
             raise
         logged = LoggedMove(seq, move.kind, move.seat, move.skill, move.targets, move.text, draws)
         self._moves.append(logged)
-        self._filed(run, logged, simultaneous and run.ends == ends, deliver=True)
+        self._filed(run, logged, simultaneous, run.ends == ends, deliver=True)
         return seq
 
     def _undo(self, move: Move) -> int:
@@ -554,7 +554,7 @@ class Table:
                 raise
             except hr.GameError as exc:
                 raise InvalidTableLog(f"move {m.seq} ({m.kind}) cannot be replayed: {exc}") from None
-            self._filed(run, m, simultaneous and run.ends == ends, deliver=False)
+            self._filed(run, m, simultaneous, run.ends == ends, deliver=False)
         return run
 
     def _replay_undo(self, run: _Run, m: LoggedMove) -> None:
@@ -782,14 +782,15 @@ class Table:
 
     # ------------------------------------------------------------------ readers
 
-    def _filed(self, run: _Run, m: LoggedMove, pending_only: bool, *, deliver: bool) -> None:
+    def _filed(self, run: _Run, m: LoggedMove, simultaneous: bool, still: bool, *, deliver: bool) -> None:
         """Book an accepted (or replayed) move: the seat's stack, undo, then the readers it touched.
 
         Which readers a move can touch is decided from what the move is, conservatively:
         a line said reaches its hearers (and the speaker); an act that only added a
         pending choice in a simultaneous phase (no draw, no phase ended, no event)
         changes nothing anyone else sees, so only the mover is looked at again. Every
-        other move looks at every reader. Each reader looked at is then compared with
+        other move (and any move after which a phase ended: ``still`` is false) looks at
+        every reader. Each reader looked at is then compared with
         its own last view, so a version moves exactly when that view changed.
         """
         seat = m.seat
@@ -803,10 +804,14 @@ class Table:
             hearers.add(seat)
             if said.public:
                 hearers.add(None)
-            touched = tuple(sorted(hearers, key=_reader_order)) if not new_events else None
-        elif m.kind == ACT and seat is not None and pending_only and not m.draws and not new_events:
+            touched = tuple(sorted(hearers, key=_reader_order)) if still and not new_events else None
+        elif m.kind == ACT and seat is not None and simultaneous and still and not m.draws and not new_events:
             touched = (seat,)
             if self.definition.undo:
+                # Only a seat's latest choice can be withdrawn: whether an earlier one still
+                # counts is the kernel's business (it may keep, replace or refuse a second one).
+                mine = {x.seq for x in run.stacks[seat][:-1]}
+                run.undoable = [n for n in run.undoable if n not in mine]
                 run.undoable.append(m.seq)
         self._observe(run, m, touched, deliver=deliver)
 
@@ -919,12 +924,19 @@ class Table:
             kinds.append(END_TURN)
             if shared.initiative:
                 kinds.append(DELAY_TURN)
-        if self.definition.undo and self._undo_target(run, seat)[1] == "":
-            kinds.append(UNDO)
+        if self.definition.undo:
+            stack = run.stacks.get(seat)
+            if stack and stack[-1].seq in run.undoable:
+                kinds.append(UNDO)
         allows = self.definition.allows
         if allows is None:
             return tuple(kinds)
-        return tuple(k for k in kinds if k == ACT or not allows(Move(k, seat), shared.ctx))
+        ctx = shared.ctx
+        out = []
+        for k in kinds:
+            if k == ACT or not allows(Move(k, seat), ctx):
+                out.append(k)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------- helpers
