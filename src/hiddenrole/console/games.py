@@ -1,18 +1,18 @@
-"""Display helpers: the games, options, events and public data as the console prints them.
+"""Display helpers: the games, options, moves and public data as the console prints them.
 
 What a game *is* (seats and their default count, options, statistics, dealing,
 chance) comes from its definition, found through the host catalog (the game
 registry), so a game installed from another package appears here with no edit.
 Nothing here names a game or decides a rule; this module only turns definitions
-and views into lines of text.
+and views into lines of text. Events are told in the game's words by :mod:`.words`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, SeenEvent, catalog
+from hiddenrole.host import GameDefinition, InvalidOptions, LoggedMove, Option, OptionKind, catalog
 
 __all__ = [
     "games",
@@ -21,7 +21,6 @@ __all__ = [
     "parse_pairs",
     "catalog_lines",
     "option_lines",
-    "event_text",
     "move_text",
     "value_text",
     "data_lines",
@@ -93,23 +92,13 @@ def option_lines(d: GameDefinition, current: Mapping[str, object] | None = None)
     return lines
 
 
-def event_text(e: SeenEvent) -> str:
-    """``TYPE source→target k=v ...``."""
-    who = f"{e.source}→{e.target}" if e.source and e.target else e.source or e.target
-    data = " ".join(f"{k}={v}" for k, v in e.data.items())
-    # Views do not say yet whether an event was cancelled; show it as soon as they do.
-    canceled = bool(getattr(e, "canceled", False))
-    note = f"(cancelled: {getattr(e, 'reason', '') or 'no reason given'})" if canceled else ""
-    return " ".join(part for part in (e.type, who, data, note) if part)
-
-
-def move_text(m: LoggedMove) -> str:
-    """One logged move, as the ``log`` command lists it."""
+def move_text(m: LoggedMove, skill_name: Callable[[str], str] = str) -> str:
+    """One logged move, as the ``log`` command lists it (skills by ``skill_name``)."""
     parts = [f"#{m.seq}", m.kind]
     if m.seat is not None:
         parts.append(m.seat)
     if m.skill:
-        parts.append(m.skill)
+        parts.append(skill_name(m.skill))
     parts += list(m.targets)
     if m.text:
         parts.append(repr(m.text))

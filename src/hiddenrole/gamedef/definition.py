@@ -86,6 +86,8 @@ class GameDefinition:
             object.__setattr__(self, attr, tuple(value))
         self._check_declared("option", self.options, Option)
         self._check_declared("preference", self.preferences, Option)
+        for declared in (self.options, self.preferences):
+            self._check_requires(declared)
         self._check_declared("statistic", self.statistics, Statistic)
         for attr in ("undo", "auto_advance"):
             if not isinstance(getattr(self, attr), bool):
@@ -107,6 +109,20 @@ class GameDefinition:
             if item.name in seen:
                 raise InvalidGame(f"game {self.name!r}: two {what}s are named {item.name!r}")
             seen.add(item.name)
+
+    def _check_requires(self, declared: tuple[Option, ...]) -> None:
+        """Each ``requires`` names another declared option and a value that option may hold."""
+        by_name = {o.name: o for o in declared}
+        for o in declared:
+            if o.requires is None:
+                continue
+            other, value = o.requires
+            target = by_name.get(other)
+            if target is None:
+                raise InvalidGame(f"game {self.name!r}: option {o.name!r} requires {other!r}, which is not declared")
+            problem = target.problem(value)
+            if problem:
+                raise InvalidGame(f"game {self.name!r}: option {o.name!r} requires {other}={value!r}: {problem}")
 
     # ------------------------------------------------------------------ settings
 
@@ -181,6 +197,8 @@ class GameDefinition:
                 d["choices"] = list(o.choices)
             if o.help:
                 d["help"] = o.help
+            if o.requires is not None:
+                d["requires"] = {"option": o.requires[0], "value": o.requires[1]}
             return d
 
         return {

@@ -56,18 +56,39 @@ class Option:
     maximum: int = 0
     choices: tuple[str, ...] = ()
     help: str = ""
+    requires: tuple[str, OptionValue] | None = None
+    """``(other, value)``: this option has an effect only while option ``other`` is ``value``
+    (werewolf's ``wolves`` only with ``composition=custom``). A value other than the
+    default is refused while ``other`` is set otherwise (:meth:`Settings.resolve`)."""
 
     @classmethod
-    def boolean(cls, name: str, default: bool = False, help: str = "") -> Option:
-        return cls(name, OptionKind.BOOLEAN, default, help=help)
+    def boolean(
+        cls, name: str, default: bool = False, help: str = "", requires: tuple[str, OptionValue] | None = None
+    ) -> Option:
+        return cls(name, OptionKind.BOOLEAN, default, help=help, requires=requires)
 
     @classmethod
-    def integer(cls, name: str, default: int, minimum: int, maximum: int, help: str = "") -> Option:
-        return cls(name, OptionKind.INTEGER, default, minimum, maximum, help=help)
+    def integer(
+        cls,
+        name: str,
+        default: int,
+        minimum: int,
+        maximum: int,
+        help: str = "",
+        requires: tuple[str, OptionValue] | None = None,
+    ) -> Option:
+        return cls(name, OptionKind.INTEGER, default, minimum, maximum, help=help, requires=requires)
 
     @classmethod
-    def choice(cls, name: str, default: str, choices: tuple[str, ...] | list[str], help: str = "") -> Option:
-        return cls(name, OptionKind.CHOICE, default, choices=tuple(choices), help=help)
+    def choice(
+        cls,
+        name: str,
+        default: str,
+        choices: tuple[str, ...] | list[str],
+        help: str = "",
+        requires: tuple[str, OptionValue] | None = None,
+    ) -> Option:
+        return cls(name, OptionKind.CHOICE, default, choices=tuple(choices), help=help, requires=requires)
 
     def __post_init__(self) -> None:
         check_name(self.name, "option name")
@@ -93,6 +114,14 @@ class Option:
         problem = self.problem(self.default)
         if problem:
             raise InvalidGame(f"option {self.name!r}: default {self.default!r} is invalid: {problem}")
+        if self.requires is not None and not (
+            isinstance(self.requires, tuple)
+            and len(self.requires) == 2
+            and isinstance(self.requires[0], str)
+            and self.requires[0] != self.name
+            and isinstance(self.requires[1], (bool, int, str))
+        ):
+            raise InvalidGame(f"option {self.name!r}: requires must be (another option's name, a value)")
 
     def problem(self, value: object) -> str:
         """Why ``value`` is not allowed (``""`` when it is). Types are strict: no coercion."""
@@ -127,6 +156,11 @@ class Option:
         if problem:
             raise InvalidOptions(f"option {self.name!r}: {problem}, got {text!r}", self.name)
         return value
+
+
+def _text(value: object) -> str:
+    """A value as a person types it (``true``, ``custom``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _is_int(value: object) -> bool:
@@ -171,6 +205,15 @@ class Settings(Mapping[str, OptionValue]):
                 raise err(f"{what} {o.name!r}: {problem}, got {value!r}", o.name)
             assert isinstance(value, (bool, int, str))
             values[o.name] = value
+        for o in declared:
+            if o.requires is None or values[o.name] == o.default:
+                continue
+            other, needed = o.requires
+            if values.get(other) != needed:
+                shown = _text(needed)
+                raise err(
+                    f"{what} {o.name!r} has no effect unless {other}={shown} (it is {_text(values.get(other))})", o.name
+                )
         return cls(declared, values)
 
     def __getitem__(self, name: str) -> OptionValue:

@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterable, Sequence
 
 import hiddenrole as hr
-from hiddenrole.agents import RandomAgent
 from hiddenrole.games import onenight as on
+
+from ..random_moves import EngineRandom
 
 Seat = tuple[str, str] | tuple[str, str, str]
 
@@ -85,7 +86,7 @@ def random_deal(rng: random.Random) -> on.Deal:
     return on.deal(deck, players, rng.randrange(1 << 30))
 
 
-def play_phase(engine: hr.Engine, agent: RandomAgent, rng: random.Random, act: float = 0.9) -> None:
+def play_phase(engine: hr.Engine, agent: EngineRandom, rng: random.Random, act: float = 0.9) -> None:
     """Every player with something to do acts with probability ``act``."""
     for pid in engine.player_ids():
         if rng.random() < act:

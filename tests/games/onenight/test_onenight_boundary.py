@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 import hiddenrole as hr
-from hiddenrole.agents import RandomAgent
 from hiddenrole.games import onenight as on
 
+from ..random_moves import EngineRandom
 from .helpers import advance_to, game, play_phase, random_deal
 
 W, V, S, R, T, D, INS, M = (
@@ -78,7 +78,7 @@ def test_o25_camp_is_never_written() -> None:
     rng = random.Random(5)
     for _ in range(20):
         engine = on.engine_for(random_deal(rng))
-        agent = RandomAgent(engine.rules, rng)
+        agent = EngineRandom(rng)
         while not engine.status().over:
             for pid in engine.player_ids():
                 view = engine.player_view(pid)

@@ -6,15 +6,15 @@ import random
 from collections import Counter
 
 import hiddenrole as hr
-from hiddenrole.agents import RandomAgent
 from hiddenrole.games import onenight as on
 
+from ..random_moves import EngineRandom
 from .helpers import play_phase, random_deal
 
 GAMES = 300
 
 
-def _finish(engine: hr.Engine, agent: RandomAgent, rng: random.Random) -> int:
+def _finish(engine: hr.Engine, agent: EngineRandom, rng: random.Random) -> int:
     phases = 0
     while not engine.status().over:
         play_phase(engine, agent, rng)
@@ -29,7 +29,7 @@ def test_random_games_reach_the_end_and_reveal_consistently() -> None:
     for _ in range(GAMES):
         d = random_deal(rng)
         engine = on.engine_for(d)
-        agent = RandomAgent(engine.rules, rng)
+        agent = EngineRandom(rng)
         assert _finish(engine, agent, rng) == len(on.PHASES)
         st = engine.status()
         assert st.over and st.round == 1 and set(st.winners) <= set(on.CAMPS)
@@ -51,7 +51,7 @@ def test_snapshot_and_replay_round_trip_mid_game() -> None:
         d = random_deal(rng)
         rules = on.rules(d.center)
         engine = on.engine_for(d)
-        agent = RandomAgent(engine.rules, rng)
+        agent = EngineRandom(rng)
         stop = rng.randrange(len(on.PHASES))
         for _ in range(stop):
             play_phase(engine, agent, rng)
@@ -73,7 +73,7 @@ def test_snapshot_and_replay_round_trip_mid_game() -> None:
         seed = rng.randrange(1 << 30)
         for e in (engine, clone):
             r = random.Random(seed)
-            _finish(e, RandomAgent(e.rules, r), r)
+            _finish(e, EngineRandom(r), r)
         assert clone.snapshot().to_json() == engine.snapshot().to_json()
         assert on.final_reveal(clone) == on.final_reveal(engine)
         final = hr.Engine.replay(rules, engine.log())
@@ -86,6 +86,6 @@ def test_same_deal_and_moves_give_the_same_bytes() -> None:
     for _ in range(2):
         rng = random.Random(9)
         engine = on.new_engine(on.default_deck(7), 7, 3)
-        _finish(engine, RandomAgent(engine.rules, rng), rng)
+        _finish(engine, EngineRandom(rng), rng)
         logs.add(engine.log().to_json())
     assert len(logs) == 1

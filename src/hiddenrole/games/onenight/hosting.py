@@ -53,8 +53,12 @@ _STARTER = dict.fromkeys(CARD_OPTIONS, 0) | {"werewolf": 2, "seer": 1, "robber":
 def _card_option(name: str, role: str) -> Option:
     copies = onenight.BOX_COPIES[role]
     if copies > 1:
-        return Option.integer(name, _STARTER[name], 0, copies, help=f"custom deck: copies of {name}")
-    return Option.boolean(name, bool(_STARTER[name]), help=f"custom deck: include the {name}")
+        return Option.integer(
+            name, _STARTER[name], 0, copies, help=f"custom deck: copies of {name}", requires=("deck", CUSTOM)
+        )
+    return Option.boolean(
+        name, bool(_STARTER[name]), help=f"custom deck: include the {name}", requires=("deck", CUSTOM)
+    )
 
 
 def deck(options: Settings, players: int) -> tuple[str, ...]:
@@ -102,6 +106,13 @@ def _outcome(ctx: Context, camps: tuple[str, ...]) -> Outcome:
     )
 
 
+def _roles_at_end(ctx: Context) -> dict[str, str]:
+    """At the end every seat turns over the card it ends with (the one that decides who won), not the one dealt."""
+    if ctx.view.phase != hr.END:
+        return {}
+    return {s: _held(ctx.view, s) for s in ctx.seats}
+
+
 def _names(cards: list[str]) -> list[str]:
     return [onenight.DISPLAY_NAMES[c] for c in cards]
 
@@ -138,5 +149,6 @@ DEFINITION = GameDefinition(
     auto_advance=False,
     outcome=_outcome,
     public=_public,
+    public_roles=_roles_at_end,
     summary="one night of swapped cards, one day, one vote; you win by the card you hold",
 )

@@ -139,8 +139,11 @@ DEFINITION = GameDefinition(
     default_seats=9,
     options=(
         Option.choice("composition", PRESET, (PRESET, CUSTOM), help="preset board for the seat count, or custom"),
-        Option.integer("wolves", 2, 1, 5, help="custom: werewolves"),
-        *(Option.boolean(name, True, help=f"custom: deal the {name}") for name in SPECIALS),
+        Option.integer("wolves", 2, 1, 5, help="custom: werewolves", requires=("composition", CUSTOM)),
+        *(
+            Option.boolean(name, True, help=f"custom: deal the {name}", requires=("composition", CUSTOM))
+            for name in SPECIALS
+        ),
         Option.boolean("idiot", False, help="replace a villager by the idiot"),
         Option.boolean("wolf-king", False, help="replace a werewolf by the wolf king"),
         *_switch_options(),
