@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner
 from hiddenrole.agents.llm import LLMAgent, Message
 from hiddenrole.agents.runner import BID, MAX_TALK_TURNS
+from hiddenrole.games import onenight as on
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
@@ -36,7 +37,8 @@ class Bidder:
 
 
 def _day_chat(table: Table) -> list[str]:
-    return [c.text for c in table.view(table.seats[0]).chat]
+    """The lines said by day (seats may talk again once their votes are in)."""
+    return [c.text for c in table.view(table.seats[0]).chat if c.phase == on.DAY]
 
 
 def test_the_highest_bidder_speaks_and_zero_bids_end_the_talk() -> None:
@@ -47,7 +49,7 @@ def test_the_highest_bidder_speaks_and_zero_bids_end_the_talk() -> None:
     chat = _day_chat(table)
     # turn 1: p2 and p5 bid 2 -> p2 (first after nobody); turn 2: p1 bids 3; turn 3: p3 bids 4; turn 4: all 0
     assert chat == ["p2 speaks after 0 lines", "p1 speaks after 1 lines", "p3 speaks after 2 lines"]
-    day_bids = [b for b in record.bids if b[2]]
+    day_bids = [b for b in record.bids if b[0] == on.DAY]
     assert day_bids[0][2] == {"p1": 1, "p2": 2, "p3": 0, "p4": 0, "p5": 2}
     assert "p2" not in day_bids[1][2]  # the last speaker does not bid
     for agent in agents.values():
