@@ -22,15 +22,31 @@ from .observation import (
 )
 from .random_agent import RandomAgent, random_targets
 from .registry import AGENT_NAMES, make_agent, register, seat_rng
-from .runner import MAX_ATTEMPTS, MAX_DECISIONS, MAX_IDLE_PHASES, Decision, GameRecord, SeatRunner, play
+from .runner import (
+    BID,
+    FREE,
+    MAX_ATTEMPTS,
+    MAX_BID,
+    MAX_DECISIONS,
+    MAX_IDLE_PHASES,
+    MAX_TALK_TURNS,
+    Decision,
+    GameRecord,
+    SeatRunner,
+    play,
+)
 
 __all__ = [
     "AGENT_ERROR_CODES",
     "AGENT_NAMES",
+    "BID",
+    "FREE",
     "MAX_ATTEMPTS",
+    "MAX_BID",
     "MAX_DECISIONS",
     "MAX_IDLE_PHASES",
     "MAX_REASONING",
+    "MAX_TALK_TURNS",
     "Action",
     "Agent",
     "Decision",
