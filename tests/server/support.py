@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,33 @@ async def play_game(srv: Running, game: str, transport: str = "ws", **kw: Any) -
     for s in seats:
         await s.client.close()
     return {"table": table, **made}, seats
+
+
+class ManualClock:
+    """A clock the test moves by hand: deadlines and bot delays wait for :meth:`advance`."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.t = start
+        self._lock = threading.Lock()
+        self._waiters: list[tuple[float, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep_until(self, when: float) -> None:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            if when <= self.t:
+                fut.set_result(None)
+            else:
+                self._waiters.append((when, loop, fut))
+        await fut
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.t += seconds
+            due = [w for w in self._waiters if w[0] <= self.t]
+            self._waiters = [w for w in self._waiters if w[0] > self.t]
+        for _, loop, fut in due:
+            loop.call_soon_threadsafe(lambda f=fut: None if f.done() else f.set_result(None))
