@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import hiddenrole as hr
 from hiddenrole.enginetest import choose_targets, find_step
 
+from .storage import PLAYING
 from .wire import MoveMsg
 
 if TYPE_CHECKING:
@@ -85,6 +86,10 @@ class Bot:
         if "view" in message:
             self._latest = message
             self._wake.set()
+        elif message.get("type") == "table" and self._latest is not None:
+            # paused, resumed or started: decide again on the view we hold
+            self._latest = {**self._latest, "paused": message["paused"]}
+            self._wake.set()
 
     def start(self) -> None:
         room = self.room
@@ -119,7 +124,7 @@ class Bot:
             view = msg["view"]
             if view.get("over"):
                 return
-            if msg.get("paused"):
+            if msg.get("paused") or self.room.status != PLAYING:
                 continue
             key = (view["phase"], view["round"])
             attempt = tried.get(key, 0)
