@@ -14,18 +14,27 @@ from pathlib import Path
 import pytest
 
 from hiddenrole.server.storage import Store, open_store
+from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
-BACKENDS = ("sqlite",)
+BACKENDS = ("sqlite", "postgresql")
 
-_databases = itertools.count(1)
+_schemas = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """One real PostgreSQL server for the session (each xdist worker starts its own), stopped at the end."""
+    with EmbeddedPostgres() as server:
+        yield server
 
 
 @pytest.fixture(params=BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A URL naming an empty database of the backend under test."""
+    """A URL naming an empty database of the backend under test (a fresh schema on PostgreSQL)."""
     if request.param == "sqlite":
         return str(tmp_path / "tables.db")
-    raise AssertionError(request.param)
+    server: EmbeddedPostgres = request.getfixturevalue("postgres_server")
+    return server.create_schema(f"test_{next(_schemas)}")
 
 
 @pytest.fixture

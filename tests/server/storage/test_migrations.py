@@ -14,6 +14,10 @@ from .support import move, new_table
 
 
 def _open_at(url: str, schema: int) -> Store:
+    if url.startswith("postgresql://"):
+        from hiddenrole.server.storage.postgres import PostgresStore
+
+        return PostgresStore(url, schema=schema)
     from hiddenrole.server.storage import SQLiteStore
 
     return SQLiteStore(url, schema=schema)

@@ -79,7 +79,7 @@ def _all_stored_text(store: Store, url: str) -> str:
         import psycopg
 
         with psycopg.connect(url) as conn:
-            tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE tablename LIKE 'hr_%'")]
+            tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
             return "\n".join(str(row) for t in tables for row in conn.execute(f"SELECT * FROM {t}"))
     from pathlib import Path
 

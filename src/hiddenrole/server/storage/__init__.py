@@ -84,7 +84,9 @@ def open_store(url: str | Path) -> Store:
     """
     text = str(url)
     if text.startswith(_POSTGRES_SCHEMES):
-        raise InvalidRecord("the PostgreSQL backend is not built yet")
+        from .postgres import PostgresStore  # psycopg is imported only when PostgreSQL is used
+
+        return PostgresStore(text)
     path = text.removeprefix("sqlite:///").removeprefix("sqlite://")
     if not path or path == ":memory:" or "://" in path:
         raise InvalidRecord(f"not a storage URL: {text!r} (a file path, sqlite:///path or postgresql://...)")
