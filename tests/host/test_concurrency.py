@@ -1,4 +1,4 @@
-"""One lock per table, optimistic concurrency, and a publisher that sends identifiers only."""
+"""One lock per table, optimistic concurrency on each seat's own version, pushed notices, the host's publisher."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import hiddenrole as hr
-from hiddenrole.host import Changed, Publisher, StaleMove, Table
+from hiddenrole.host import Changed, Notice, Publisher, StaleMove, Table
 from hiddenrole.host.catalog import get
 
 RACE = get("race")
@@ -15,17 +15,20 @@ RACE = get("race")
 
 def test_a_stale_move_is_refused() -> None:
     t = Table.open(RACE, 2, seed=1)
-    seen = t.seq
-    assert t.act("p1", "ROLL", against=seen) == 1
-    with pytest.raises(StaleMove, match="against sequence 0, the table is at 1") as info:
-        t.act("p2", "ROLL", against=seen)
-    assert (info.value.expected, info.value.current, info.value.code) == (0, 1, "STALE_MOVE")
-    assert t.act("p2", "ROLL", against=1) == 2
+    seen = t.view("p2").version
+    assert seen == 1
+    assert t.act("p1", "ROLL", against=t.view("p1").version) == 2  # p1's new version
+    with pytest.raises(StaleMove, match="against 1, your view is at version 2") as info:
+        t.act("p2", "ROLL", against=seen)  # p2 saw the roll: its view moved on
+    assert (info.value.expected, info.value.current, info.value.code) == (1, 2, "STALE_MOVE")
+    assert t.act("p2", "ROLL", against=2) == 3
+    with pytest.raises(StaleMove, match="the table is at sequence 2"):
+        t.end_phase(against=0)  # a host move is checked against the table's own sequence number
 
 
 def _race_two_clients(t: Table) -> list[object]:
     """Two threads make the same seat's move against the same sequence number at once."""
-    seen = t.seq
+    seen = t.version("p1")
     barrier = threading.Barrier(2)
     results: list[object] = []
     lock = threading.Lock()
@@ -53,7 +56,7 @@ def test_stale_move_refusal_under_two_threads() -> None:
         t = Table.open(RACE, 2, seed=seed)
         results = _race_two_clients(t)
         assert sorted(type(r).__name__ for r in results) == ["StaleMove", "int"]
-        assert 1 in results
+        assert 2 in results
         assert t.seq == 1 and len(t.moves()) == 1
 
 
@@ -92,19 +95,19 @@ def test_the_publisher_says_which_table_changed_and_nothing_else() -> None:
     assert len(notes) == 2  # a refused move publishes nothing
 
 
-def test_subscribers_then_read_their_own_view() -> None:
-    pub = Publisher()
-    t = Table.open(RACE, 2, seed=1, publisher=pub)
-    views: dict[str, list[int]] = {"p1": [], "p2": []}
-
-    def seat_client(seat: str) -> None:
-        pub.subscribe(lambda note: views[seat].append(t.view(seat).seq), table=t.id)
-
-    seat_client("p1")
-    seat_client("p2")
+def test_each_seat_is_pushed_its_own_version_and_lines() -> None:
+    t = Table.open(RACE, 2, seed=1)
+    got: dict[str, list[Notice]] = {"p1": [], "p2": []}
+    for seat in got:
+        t.subscribe(seat, got[seat].append)
     t.act("p1", "ROLL")
     t.act("p2", "ROLL")
-    assert views == {"p1": [1, 2], "p2": [1, 2]}
+    for seat, notices in got.items():
+        assert [n.version for n in notices] == [2, 3]
+        assert all(n.seat == seat and n.table == t.id for n in notices)
+        assert [e.type for n in notices for e in n.events] == ["ROLLED", "ROLLED"]
+        assert all(e.at == n.version for n in notices for e in n.events)
+        assert t.view(seat).version == 3 and t.updates(seat, 1).events == tuple(e for n in notices for e in n.events)
 
 
 def test_subscription_filter_unsubscribe_and_faulty_subscribers() -> None:

@@ -207,6 +207,8 @@ def test_host_error_codes_are_stable_and_rebuildable() -> None:
         "MOVE_REFUSED",
         "STALE_MOVE",
         "UNDO_REFUSED",
+        "TOO_MANY_TARGETS",
+        "CHAT_LIMIT",
         "INVALID_TABLE_LOG",
         "LOG_MISMATCH",
     }

@@ -60,18 +60,18 @@ def test_seeds_are_json_safe_whole_numbers(seed: Any, ok: bool) -> None:
 def test_a_table_without_seed_draws_one_and_records_it() -> None:
     t = Table.open(RACE, 2)
     assert 0 <= t.header.seed < host.MAX_SEED
-    assert t.id == f"race-{t.header.seed}"
+    assert str(t.header.seed) not in t.id and t.id.startswith("race-")  # the id is random, not the seed
     assert Table.open(RACE, 2, seed=1, table_id="lobby:7").id == "lobby:7"
     with pytest.raises(hr.InvalidArgument):
         Table.open(RACE, 2, seed=1, table_id="has space")
 
 
-def test_an_accepted_move_returns_the_new_sequence_number() -> None:
+def test_an_accepted_move_returns_the_movers_own_number() -> None:
     t = Table.open(RACE, 2, seed=1)
     assert t.seq == 0
-    assert t.act("p1", "ROLL") == 1
-    assert t.act("p1", "TAUNT", ["p2"]) == 2
-    assert t.act("p2", "ROLL") == 3
+    assert t.act("p1", "ROLL") == 2 == t.version("p1")  # a seat's move: the seat's view version
+    assert t.act("p1", "TAUNT", ["p2"]) == 3
+    assert t.act("p2", "ROLL") == 4 == t.version("p2")
     assert t.seq == 3 and [m.seq for m in t.moves()] == [1, 2, 3]
 
 
@@ -287,9 +287,12 @@ def test_the_view_lists_the_moves_a_seat_may_make_now() -> None:
     t = Table.open(RACE, 2, seed=1)
     assert t.view("p1").moves == (host.ACT, host.SAY)  # end-turn is refused by the race's allows hook
     assert t.view("p2").moves == (host.ACT, host.SAY)  # taunting is allowed out of turn
-    t.act("p1", "TAUNT", ["p2"])
-    assert host.UNDO in t.view("p1").moves and host.UNDO not in t.view("p2").moves
+    t.act("p1", "TAUNT", ["p2"])  # seen by everyone at once: not undoable
+    assert host.UNDO not in t.view("p1").moves and host.UNDO not in t.view("p2").moves
     assert t.view(None).moves == ()
+    r = Table.open(REDBLUE, 4, seed=1)
+    r.act("p1", "VOTE", ["p2"])  # a pending choice
+    assert host.UNDO in r.view("p1").moves and host.UNDO not in r.view("p2").moves
 
 
 def test_readiness_and_inspect_are_host_tools() -> None:

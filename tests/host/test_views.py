@@ -60,7 +60,7 @@ def test_private_events_reach_their_audience_only() -> None:
     t.act(spy, PEEK, [a])
     t.act(b, POKE, [c])
     peeks = {s: [e for e in t.view(s).events if e.type == PEEKED] for s in (None, *t.seats)}
-    assert len(peeks[spy]) == 1 and peeks[spy][0].data["role"] == "CIV" and peeks[spy][0].seq == 1
+    assert len(peeks[spy]) == 1 and peeks[spy][0].data["role"] == "CIV" and peeks[spy][0].at == 2
     assert all(not peeks[s] for s in (None, a, b, c))
     assert all(any(e.type == "POKED" for e in t.view(s).events) for s in (None, *t.seats))
 
@@ -75,7 +75,8 @@ def test_spectators_hear_public_chat_only() -> None:
     assert heard[None] == ["hello all"]
     assert heard[spy] == ["psst", "hello all"]
     assert heard[b] == ["hello all"]
-    assert t.view(spy).chat[0].seq == 1 and t.view(spy).chat[0].sender == spy
+    assert t.view(spy).chat[0].at == 2 and t.view(spy).chat[0].sender == spy
+    assert [c.at for c in t.view(b).chat] == [2]  # b heard one line: its view changed once
 
 
 def test_the_spectator_view_carries_no_private_data_at_all() -> None:

@@ -10,6 +10,10 @@ seat: ``act``, ``say``, ``end``, ``end-turn``, ``undo``, ``run``. As a **player*
 (``--human SEAT``) you read only your seat's table view; bots play the other seats
 and the console ends each phase once you have decided (or typed ``pass``). Commands
 come from stdin, so a script or a test can play a whole game.
+
+What is printed after a move comes from the table's pushes: a player's console
+subscribes to its seat (and so prints exactly what that seat was sent), the host's
+console to the host's record of every move. Tables get random ids.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 import hiddenrole as hr
-from hiddenrole.host import SeatNotFound, SeenEvent, Table, TableView, verify
+from hiddenrole.host import ChatLine, HostNotice, Notice, SeatNotFound, SeenEvent, Table, TableView, verify
 
 from .bots import Bot, owes_move
 from .games import (
@@ -85,32 +89,9 @@ OLD_SAVE: Final = b'"hiddenrole-console/1"'
 HOST_ONLY = frozenset({"god", "pending", "auto", "run", "end", "log"})
 
 
-def _event_key(e: SeenEvent) -> tuple[int, str, str, str, tuple[tuple[str, str], ...]]:
-    return (e.seq, e.type, e.source, e.target, tuple(sorted(e.data.items())))
-
-
-def merge_events(lists: Iterable[Sequence[SeenEvent]]) -> list[SeenEvent]:
-    """One list holding every event of several views, each view's order kept.
-
-    The host has no god list of events, only one view per reader, each a subsequence
-    of the table's record; an event seen by several readers appears once.
-    """
-    merged: list[SeenEvent] = []
-    for events in lists:
-        at = 0
-        for e in events:
-            while at < len(merged) and merged[at].seq < e.seq:
-                at += 1
-            key = _event_key(e)
-            j = at
-            while j < len(merged) and merged[j].seq == e.seq and _event_key(merged[j]) != key:
-                j += 1
-            if j < len(merged) and _event_key(merged[j]) == key:
-                at = j + 1
-            else:
-                merged.insert(at, e)
-                at += 1
-    return merged
+def news_lines(events: Iterable[SeenEvent], chat: Iterable[ChatLine]) -> list[str]:
+    """One move's (or one deal's) lines as the console prints them: chat first, then events, in order."""
+    return [f"{c.sender} says: {c.text}" for c in chat] + [event_text(e) for e in events]
 
 
 class Console:
@@ -153,15 +134,31 @@ class Console:
         return cls(table, bots=bots, human=human, out=out, width=width)
 
     def _install(self, table: Table, *, shown: int) -> None:
-        """Make ``table`` the console's table; lines up to move ``shown`` count as printed."""
+        """Make ``table`` the console's table; with ``shown`` < 0 its story so far is printed first."""
         if self.human is not None and self.human not in table.seats:
             raise SeatNotFound(f"no seat {self.human!r} at this table (seats: {', '.join(table.seats)})")
+        stop = getattr(self, "_unsubscribe", None)
+        if stop is not None:
+            stop()
         self.table = table
         self.definition = table.definition
         fill = self._fill_with_bots or self.human is not None
         self.bots = frozenset(s for s in table.seats if s != self.human) if fill else frozenset()
         self.bot = Bot(random.Random(table.header.seed * 7919 + table.seq + 1))
-        self._shown = shown
+        # What happened so far is printed once (unless a load says it was); after that the
+        # table pushes each move's lines: the host's for the host, the seat's own for a player.
+        self._pending: list[str] = []
+        if shown < 0:
+            if self.human is None:
+                events, chat = table.host_lines()
+            else:
+                first = table.view(self.human)
+                events, chat = first.events, first.chat
+            self._pending = news_lines(events, chat)
+        if self.human is None:
+            self._unsubscribe = table.subscribe_host(self._heard_host)
+        else:
+            self._unsubscribe = table.subscribe(self.human, self._heard)
         self._where: tuple[str, int] | None = None
         self._board = ""
         self._passed: tuple[str, int] | None = None
@@ -176,22 +173,19 @@ class Console:
     def _say(self, text: str) -> None:
         self.out.print(escape(text))
 
-    def _news(self) -> list[str]:
-        """Events and chat since the last report, as the reader(s) may see them, in move order."""
-        readers = (self.human,) if self.human is not None else (None, *self.table.seats)
-        views = [self.table.view(r) for r in readers]
-        since = self._shown
-        events = merge_events([[e for e in v.events if e.seq > since] for v in views])
-        lines: list[tuple[int, int, int, str]] = [(e.seq, 1, i, event_text(e)) for i, e in enumerate(events)]
-        chat = {c.seq: c for v in views for c in v.chat if c.seq > since}
-        lines += [(seq, 0, 0, f"{c.sender} says: {c.text}") for seq, c in chat.items()]
-        return [text for *_, text in sorted(lines)]
+    def _heard(self, notice: Notice) -> None:
+        """The player's seat was pushed a change: keep its lines for the next report."""
+        self._pending += news_lines(notice.events, notice.chat)
+
+    def _heard_host(self, notice: HostNotice) -> None:
+        """The host was told of a move: keep what it showed anyone for the next report."""
+        self._pending += news_lines(notice.events, notice.chat)
 
     def _report(self) -> None:
         """Print what happened since the last report, then a header when the phase changed."""
-        for line in self._news():
+        lines, self._pending = self._pending, []
+        for line in lines:
             self._say(f"  {line}")
-        self._shown = self.table.seq
         if self.table.over:
             if not self._ended:
                 self._ended = True
@@ -209,7 +203,7 @@ class Console:
 
     def _show_view(self, view: TableView) -> None:
         who = view.seat or "a spectator"
-        grid = RichTable(title=escape(f"{who} sees · round {view.round} · {view.phase} · move {view.seq}"))
+        grid = RichTable(title=escape(f"{who} sees · round {view.round} · {view.phase} · version {view.version}"))
         for column in ("seat", "alive", "role"):
             grid.add_column(column)
         for p in view.players:
@@ -232,7 +226,9 @@ class Console:
         view = self.table.view(self.human)
         turn = f", {view.turn}'s turn" if view.turn else ""
         over = ", over" if view.over else ""
-        self._say(f"{self.definition.name} · move {view.seq} · round {view.round} · {view.phase}{turn}{over}")
+        # The host counts moves; a player sees only its own view's version (moves it cannot see are not counted).
+        count = f"move {self.table.seq}" if self.human is None else f"version {view.version}"
+        self._say(f"{self.definition.name} · {count} · round {view.round} · {view.phase}{turn}{over}")
         self._say("alive: " + ", ".join(p.seat for p in view.players if p.alive))
         for line in data_lines(view.data):
             self._say(line)
@@ -268,9 +264,7 @@ class Console:
     def _show_spectator(self) -> None:
         view = self.table.view(None)
         self._show_view(view)
-        lines = [(e.seq, event_text(e)) for e in view.events] + [
-            (c.seq, f"{c.sender} says: {c.text}") for c in view.chat
-        ]
+        lines = [(e.at, event_text(e)) for e in view.events] + [(c.at, f"{c.sender} says: {c.text}") for c in view.chat]
         tail = sorted(lines, key=lambda x: x[0])[-SPECTATE_TAIL:]
         if tail:
             self._say("public record (latest):")
@@ -337,11 +331,13 @@ class Console:
 
     def _prompt(self) -> None:
         """Player mode: say once per decision what the seat may do (the whole view the first time)."""
-        if self.human is None or self.table.over or self._prompted == self.table.seq:
+        if self.human is None or self.table.over:
+            return
+        view = self.table.view(self.human)
+        if self._prompted == view.version:
             return
         first = self._prompted < 0
-        self._prompted = self.table.seq
-        view = self.table.view(self.human)
+        self._prompted = view.version
         if first:
             self._show_view(view)
         me = view.me
@@ -356,13 +352,17 @@ class Console:
 
     # ---------------------------------------------------------------- moves
 
+    def _confirm(self, done: str) -> None:
+        """``ok #seq: done`` for the host; a player is not told the table's move count."""
+        self._say(f"ok #{self.table.seq}: {done}" if self.human is None else f"ok: {done}")
+
     def _move(self, make: Callable[[], int], done: str = "") -> int:
-        """Make one move through the table, confirm it (``ok #seq: done``) and report what followed."""
-        seq = make()
+        """Make one move through the table, confirm it and report what followed."""
+        got = make()
         if done:
-            self._say(f"ok #{seq}: {done}")
+            self._confirm(done)
         self._report()
-        return seq
+        return got
 
     def _bots_pass(self, seats: Iterable[str]) -> bool:
         """Each of ``seats`` that owes a move makes one (through the table); whether anyone moved."""
@@ -547,8 +547,8 @@ class Console:
 
     def _cmd_undo(self, args: list[str]) -> None:
         seat = self.human if self.human is not None else (args[0] if args else None)
-        seq = self.table.undo(seat)
-        self._say(f"ok #{seq}: the last standing move is taken back")
+        self.table.undo(seat)
+        self._confirm("the last standing move is taken back")
         self._where = None
         self._report()
         self._after_player_move()

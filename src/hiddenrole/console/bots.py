@@ -84,7 +84,7 @@ class Bot:
         return out
 
     def play(self, table: Table, seat: str) -> int | None:
-        """Make one move for ``seat`` through the table; the new sequence number, or ``None``."""
+        """Make one move for ``seat`` through the table; the seat's new view version, or ``None``."""
         for skill, targets in self.choices(table, seat):
             try:
                 return table.act(seat, skill, targets)

@@ -4,8 +4,9 @@ The kernel (:mod:`hiddenrole`) runs one game and knows no seats, options, clock,
 storage or randomness. This layer adds exactly those, for whoever hosts games: a
 web app, a chat bot, an AI arena. A :class:`GameDefinition` says how to open tables
 of a game; a :class:`Table` is one game, rebuilt at any time by replaying its
-:class:`TableLog`; a :class:`Publisher` tells subscribers which table changed and
-nothing else, and each seat then reads its own :meth:`Table.view`.
+:class:`TableLog`. Each seat (and the spectators) has its own view with its own
+version, and :meth:`Table.subscribe` pushes a :class:`Notice` to a reader exactly
+when its view changed; nothing a seat receives counts moves it cannot see.
 
 See ``docs/HOST.md``. Games never import this package; it imports them (see
 :mod:`hiddenrole.host.catalog`).
@@ -30,6 +31,7 @@ from .definition import (
 )
 from .errors import (
     HOST_ERROR_CODES,
+    ChatLimitReached,
     InvalidGame,
     InvalidMove,
     InvalidOptions,
@@ -40,14 +42,25 @@ from .errors import (
     MoveRefused,
     SeatNotFound,
     StaleMove,
+    TooManyTargets,
     UndoRefused,
     error_for_code,
 )
 from .log import LOG_FORMAT, LoggedMove, TableEnd, TableHeader, TableLog
+from .notices import HostCallback, NoticeCallback
 from .options import Option, OptionKind, OptionValue, Settings
 from .publisher import Changed, Publisher
-from .table import MAX_AUTO_PHASES, MAX_SAY, MAX_SEED, Table, verify
-from .views import ChatLine, SeatPlayer, SeatSelf, SeenEvent, TableView
+from .table import (
+    MAX_AUTO_PHASES,
+    MAX_SAY,
+    MAX_SAYS_PER_PHASE,
+    MAX_SEED,
+    MAX_TARGETS,
+    Table,
+    default_table_id,
+    verify,
+)
+from .views import ChatLine, HostNotice, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView
 
 __all__ = [
     "ACT",
@@ -59,15 +72,20 @@ __all__ = [
     "MOVE_KINDS",
     "MAX_AUTO_PHASES",
     "MAX_SAY",
+    "MAX_SAYS_PER_PHASE",
     "MAX_SEED",
+    "MAX_TARGETS",
     "LOG_FORMAT",
     "Changed",
+    "ChatLimitReached",
     "ChatLine",
     "Context",
     "Deal",
     "Draw",
     "GameDefinition",
     "HOST_ERROR_CODES",
+    "HostCallback",
+    "HostNotice",
     "InvalidGame",
     "InvalidMove",
     "InvalidOptions",
@@ -78,6 +96,8 @@ __all__ = [
     "LoggedMove",
     "Move",
     "MoveRefused",
+    "Notice",
+    "NoticeCallback",
     "Option",
     "OptionKind",
     "OptionValue",
@@ -96,7 +116,9 @@ __all__ = [
     "TableHeader",
     "TableLog",
     "TableView",
+    "TooManyTargets",
     "UndoRefused",
+    "default_table_id",
     "error_for_code",
     "verify",
 ]

@@ -21,6 +21,8 @@ __all__ = [
     "MoveRefused",
     "StaleMove",
     "UndoRefused",
+    "TooManyTargets",
+    "ChatLimitReached",
     "InvalidTableLog",
     "LogMismatch",
     "HOST_ERROR_CODES",
@@ -78,9 +80,10 @@ class MoveRefused(hr.GameError):
 
 
 class StaleMove(hr.GameError):
-    """The move was made against an older sequence number than the table's (optimistic concurrency).
+    """The move was made against an older version than the mover's (optimistic concurrency).
 
-    The client should re-read its view and decide again.
+    A seat's move is checked against that seat's own view version, a host move
+    against the table's sequence number. The client should re-read and decide again.
     """
 
     code = "STALE_MOVE"
@@ -95,6 +98,18 @@ class UndoRefused(hr.GameError):
     """Undo is not allowed here: the game forbids it, nothing is left, chance was drawn, ..."""
 
     code = "UNDO_REFUSED"
+
+
+class TooManyTargets(InvalidMove):
+    """An act names more targets than any table allows (``MAX_TARGETS``); refused before it is read."""
+
+    code = "TOO_MANY_TARGETS"
+
+
+class ChatLimitReached(MoveRefused):
+    """The seat has said ``MAX_SAYS_PER_PHASE`` lines in this phase already; it may speak again next phase."""
+
+    code = "CHAT_LIMIT"
 
 
 class InvalidTableLog(hr.InvalidLog):

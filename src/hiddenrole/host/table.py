@@ -1,29 +1,37 @@
 """A table: one game of one definition, whose truth is its log.
 
 Everything a table holds besides its log (the kernel engine, its random stream, the
-events and chat each seat has seen, the outcome) is a cache. It is built by
-replaying the log from the header, and rebuilt the same way after an undo or after
-a move that failed half-way. So a table saved as its log and replayed elsewhere is
-the same table, down to every seat's view.
+record of each reader, the outcome) is a cache, built by replaying the log from the
+header. So a table saved as its log and replayed elsewhere is the same table, down
+to every reader's view and version.
 
-Moves are checked in a fixed order (stale sequence number, table over, move shape,
-seat, turn, skill, the game's own ``allows``) before anything changes; a refused move
-raises a typed error and leaves the table as it was. Chance comes only from the
-table's ``random.Random(seed)``: the game's ``draws`` hook says which draws a move
-needs, the table makes them and hands them to the kernel as variables before the
-move, and the log records how many were made.
+Moves are checked in a fixed order (stale version, table over, move shape and size,
+seat, turn, skill, the game's own ``allows``) before anything changes; a refused
+move raises a typed error and leaves the table as it was. Chance comes only from
+the table's ``random.Random(seed)``: the game's ``draws`` hook says which draws a
+move needs, the table makes them and hands them to the kernel as variables before
+the move, and the log records how many were made. A move the kernel refuses after
+its draws is rolled back from a checkpoint taken just before them, never by
+replaying the log.
+
+After every accepted move the table works out which readers' views changed, gives
+each of those a new version and pushes it a :class:`~.views.Notice` with the lines
+that reached it; readers whose view did not change hear nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import itertools
 import random
 import re
 import secrets
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from types import MappingProxyType
+from typing import Any, Final
 
 import hiddenrole as hr
 
@@ -43,6 +51,7 @@ from .definition import (
     Outcome,
 )
 from .errors import (
+    ChatLimitReached,
     InvalidGame,
     InvalidMove,
     InvalidOptions,
@@ -52,19 +61,35 @@ from .errors import (
     MoveRefused,
     SeatNotFound,
     StaleMove,
+    TooManyTargets,
     UndoRefused,
 )
 from .log import LoggedMove, TableEnd, TableHeader, TableLog
+from .notices import HOST, Fanout, HostCallback, NoticeCallback
 from .options import Settings
 from .publisher import Publisher
-from .views import ChatLine, SeatPlayer, SeatSelf, SeenEvent, TableView
+from .readers import Core, Reader
+from .views import ChatLine, HostNotice, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView
 
-__all__ = ["Table", "verify", "MAX_SEED", "MAX_SAY", "MAX_AUTO_PHASES"]
+__all__ = [
+    "Table",
+    "verify",
+    "default_table_id",
+    "MAX_SEED",
+    "MAX_SAY",
+    "MAX_SAYS_PER_PHASE",
+    "MAX_TARGETS",
+    "MAX_AUTO_PHASES",
+]
 
 MAX_SEED: Final = 2**53
 """Seeds are below this, so they survive any JSON reader (JavaScript numbers included)."""
 MAX_SAY: Final = 2000
 """Longest chat line, in characters."""
+MAX_SAYS_PER_PHASE: Final = 50
+"""Chat lines one seat may say in one phase (a visit of a phase: the count starts again when it ends)."""
+MAX_TARGETS: Final = 64
+"""Most targets any act may name (a table seats at most 64); checked before the list is even read."""
 MAX_AUTO_PHASES: Final = 100
 """Phases an auto-advancing table may end after one move before it blames the game."""
 
@@ -72,6 +97,21 @@ _SEAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
 _ALWAYS_PUBLIC = frozenset({hr.GAME_STARTED, hr.GAME_ENDED})
 _DRAWING = frozenset({ACT, END_TURN, DELAY_TURN, END_PHASE})
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+def _token() -> str:
+    """128 random bits from the operating system (the harness swaps this for a repeatable source)."""
+    return secrets.token_hex(16)
+
+
+def default_table_id(definition: GameDefinition, seed: int) -> str:
+    """The id of a table opened without one: the game's name and 128 random bits.
+
+    It is drawn apart from the seed on purpose: an id is shown to every seat, and
+    a seed would let anyone re-run the deal.
+    """
+    return f"{definition.name}-{_token()}"
 
 
 @dataclass(slots=True)
@@ -91,13 +131,23 @@ class _Said:
 
 @dataclass(slots=True)
 class _Run:
-    """The cache built from the log: engine, random stream, what was seen and said, the outcome."""
+    """The cache built from the log: engine, random stream, readers, what was said, the outcome.
+
+    ``stacks`` holds each seat's standing moves (undo takes back the top one);
+    ``undoable`` the sequence numbers of acts that are still only pending choices;
+    ``said`` how many lines each seat said in this phase; ``ends`` counts phase ends.
+    """
 
     engine: hr.Engine
     rng: random.Random
+    readers: dict[str | None, Reader]
     events: list[_Heard] = field(default_factory=list)
     chat: list[_Said] = field(default_factory=list)
     inbox: list[tuple[hr.Event, frozenset[str] | None]] = field(default_factory=list)
+    stacks: dict[str, list[LoggedMove]] = field(default_factory=dict)
+    undoable: list[int] = field(default_factory=list)
+    said: dict[str, int] = field(default_factory=dict)
+    ends: int = 0
     outcome: Outcome | None = None
     broken: bool = False
 
@@ -106,13 +156,34 @@ class _Run:
         audience = self.engine.audience_of(event)
         self.inbox.append((event, None if audience is None else frozenset(audience)))
 
+    def end_phase(self) -> None:
+        """End the kernel's phase: pending choices are resolved, chat counts start again."""
+        self.engine.end_phase()
+        self.ends += 1
+        self.undoable.clear()
+        self.said.clear()
+
+
+@dataclass(slots=True)
+class _Shared:
+    """What every reader's view is built from after one move, computed once for all of them."""
+
+    status: hr.Status
+    ctx: Context
+    public_roles: dict[str, str]
+    data: Mapping[str, Any]
+    alive: frozenset[str]
+    turn: str
+    initiative: bool
+
 
 class Table:
     """One hosted game. Open with :meth:`open`, or rebuild from a log with :meth:`replay`.
 
-    Every method is thread-safe (one lock per table). Moves return the table's new
-    sequence number; pass ``against=`` the number a move was decided on to have a
-    stale move refused with :class:`StaleMove`.
+    Every method is thread-safe (one lock per table). A seat's move returns that
+    seat's new view version, a host move the table's new sequence number; pass
+    ``against=`` the number a move was decided on to have a stale move refused with
+    :class:`StaleMove`.
     """
 
     def __init__(
@@ -132,13 +203,14 @@ class Table:
         self.options: Settings = definition.resolve_options(header.options)
         self.seats: tuple[str, ...] = _check_seats(definition, header.seats)
         self._seat_set = frozenset(self.seats)
+        self._view_options: Mapping[str, Any] = MappingProxyType(dict(self.options))
         _check_seed(header.seed)
         _check_table_id(header.table)
         self._publisher = publisher
+        self._fanout = Fanout()
         self._lock = threading.RLock()
         self._moves: list[LoggedMove] = list(moves)
         self._run = self._build(self._moves)
-        self._stack: list[int] = sorted(_standing(self._moves, definition.undo))
 
     # ------------------------------------------------------------------ opening
 
@@ -155,7 +227,8 @@ class Table:
     ) -> Table:
         """A new table. ``seats`` is a count (seats ``p1``, ``p2``, ...) or names; their sorted order is table order.
 
-        Without a ``seed`` one is drawn from the operating system and recorded in the header.
+        Without a ``seed`` one is drawn from the operating system and recorded in the
+        header. Without a ``table_id`` a random one is drawn (:func:`default_table_id`).
         """
         if not isinstance(definition, GameDefinition):
             raise hr.InvalidArgument("a table needs a GameDefinition")
@@ -165,7 +238,7 @@ class Table:
             seed = secrets.randbelow(MAX_SEED)
         _check_seed(seed)
         header = TableHeader(
-            table_id if table_id is not None else f"{definition.name}-{seed}",
+            table_id if table_id is not None else default_table_id(definition, seed),
             definition.name,
             definition.version,
             settings,
@@ -206,7 +279,10 @@ class Table:
 
     @property
     def seq(self) -> int:
-        """Number of moves in the log (0 for a table nobody has moved at)."""
+        """Host only: the number of moves in the log (0 for a table nobody has moved at).
+
+        It counts moves no seat may see, so it never appears in a view or a notice.
+        """
         with self._lock:
             return len(self._moves)
 
@@ -243,18 +319,24 @@ class Table:
             return self._run.engine.view()
 
     def log(self) -> TableLog:
-        """The table's truth, with the end it has reached."""
+        """Host only: the table's truth, with the end it has reached (it holds the seed: never send it to a seat)."""
         with self._lock:
             return TableLog(self.header, tuple(self._moves), self._end())
 
     def moves(self) -> tuple[LoggedMove, ...]:
+        """Host only: every move so far."""
         with self._lock:
             return tuple(self._moves)
+
+    def version(self, seat: str | None) -> int:
+        """``seat``'s view version (``None``: the spectators')."""
+        with self._lock:
+            return self._reader(seat).version
 
     def can_undo(self, seat: str | None = None) -> bool:
         """Would ``undo`` by ``seat`` (``None``: the host) be accepted now?"""
         with self._lock:
-            return self._undo_problem(seat) == ""
+            return self._undo_target(self._run, seat)[1] == ""
 
     def view(self, seat: str | None = None, preferences: Mapping[str, object] | None = None) -> TableView:
         """What ``seat`` may see now, shaped by its player's ``preferences``; ``None`` for a spectator.
@@ -264,25 +346,56 @@ class Table:
         """
         prefs = self.definition.resolve_preferences(preferences)
         with self._lock:
-            if seat is not None:
-                self._seat(seat)
-            view = self._view(self._run, seat)
+            view = self._reader(seat).view(self.id, self.definition.name, self._view_options)
         arrange = self.definition.arrange
         if arrange is None:
             return view
         shaped = arrange(view, prefs)
-        if not isinstance(shaped, TableView) or (shaped.table, shaped.seat, shaped.seq) != (
+        if not isinstance(shaped, TableView) or (shaped.table, shaped.seat, shaped.version) != (
             view.table,
             view.seat,
-            view.seq,
+            view.version,
         ):
             raise InvalidGame(f"game {self.definition.name!r}: arrange must return the same seat's TableView")
         return shaped
 
+    def updates(self, seat: str | None, since: int) -> Notice:
+        """What reached ``seat`` after its version ``since``, and its version now (a reconnect's catch-up)."""
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            raise hr.InvalidArgument("since must be a version (a whole number >= 0)")
+        with self._lock:
+            return self._reader(seat).since(self.id, since)
+
+    def host_lines(self, since: int = -1) -> tuple[tuple[SeenEvent, ...], tuple[ChatLine, ...]]:
+        """Host only: the events and chat anyone received after move ``since`` (``-1``: from the deal), ``at`` = seq."""
+        with self._lock:
+            run = self._run
+            events = tuple(_seen(h, h.seq) for h in run.events if h.seq > since and _visible_to_someone(h))
+            chat = tuple(_line(c, c.seq) for c in run.chat if c.seq > since)
+            return events, chat
+
+    # ------------------------------------------------------------------ subscribing
+
+    def subscribe(self, seat: str | None, callback: NoticeCallback) -> Callable[[], None]:
+        """Push ``callback(notice)`` each time ``seat``'s view changes (``None``: the spectator view).
+
+        Only that reader's changes arrive, each with its new version and the events
+        and chat lines that reached it. Returns an unsubscribe function. Callbacks
+        run after the table's lock is released, in move order, never nested; one may
+        make a move (its notices queue behind the current ones).
+        """
+        with self._lock:
+            self._reader(seat)
+        return self._fanout.subscribe(seat, callback)
+
+    def subscribe_host(self, callback: HostCallback) -> Callable[[], None]:
+        """Host only: ``callback(host_notice)`` after every accepted move (see :class:`HostNotice`)."""
+        return self._fanout.subscribe(HOST, callback)
+
     # ------------------------------------------------------------------ moving
 
     def act(self, seat: str, skill: str, targets: Iterable[str] = (), *, against: int | None = None) -> int:
-        """``seat`` uses ``skill`` on ``targets``; returns the new sequence number."""
+        """``seat`` uses ``skill`` on ``targets``; returns the seat's view version."""
         if isinstance(targets, str):
             targets = (targets,)
         return self.play(Move(ACT, seat, skill, _targets(targets)), against=against)
@@ -300,95 +413,160 @@ class Table:
         return self.play(Move(DELAY_TURN, seat), against=against)
 
     def end_phase(self, *, against: int | None = None) -> int:
-        """The host resolves the phase and moves on."""
+        """The host resolves the phase and moves on; returns the table's sequence number."""
         return self.play(Move(END_PHASE), against=against)
 
     def undo(self, seat: str | None = None, *, against: int | None = None) -> int:
-        """Take back the last standing move (``seat``'s own; the host may take back any)."""
+        """Take back ``seat``'s latest move while it is still only a pending choice (the host: the table's latest)."""
         return self.play(Move(UNDO, seat), against=against)
 
     def play(self, move: Move, *, against: int | None = None) -> int:
-        """Make any move (e.g. one decoded from a client). Returns the new sequence number."""
+        """Make any move (e.g. one decoded from a client).
+
+        Returns the mover's number for its next ``against=``: the seat's view version,
+        or for a host move (``seat=None``) the table's sequence number.
+        """
         if not isinstance(move, Move):
             raise InvalidMove(f"expected a Move, got {type(move).__name__}")
+        if isinstance(move.targets, tuple) and len(move.targets) > MAX_TARGETS:
+            raise TooManyTargets(f"an act names at most {MAX_TARGETS} targets")
         with self._lock:
-            if against is not None:
-                if isinstance(against, bool) or not isinstance(against, int):
-                    raise InvalidMove("against must be a sequence number")
-                if against != len(self._moves):
-                    raise StaleMove(
-                        f"the move was made against sequence {against}, the table is at {len(self._moves)}",
-                        against,
-                        len(self._moves),
-                    )
+            self._check_against(move, against)
             if self._run.engine.status().over:
                 raise hr.GameEnded("the table is over: no more moves")
             seq = self._undo(move) if move.kind == UNDO else self._accept(move)
+            result = seq if move.seat is None else self._run.readers[move.seat].version
+        self._fanout.drain()
         if self._publisher is not None:
             self._publisher.publish(self.id, seq)
-        return seq
+        return result
+
+    def _check_against(self, move: Move, against: int | None) -> None:
+        if against is None:
+            return
+        if isinstance(against, bool) or not isinstance(against, int):
+            raise InvalidMove("against must be a version number")
+        if move.seat is None:
+            current, what = len(self._moves), "the table is at sequence"
+        else:
+            current, what = self._run.readers[self._seat(move.seat)].version, "your view is at version"
+        if against != current:
+            raise StaleMove(f"the move was made against {against}, {what} {current}", against, current)
 
     def _accept(self, move: Move) -> int:
         seq = len(self._moves) + 1
+        run = self._run
+        simultaneous = _simultaneous(run.engine)
+        ends = run.ends
         try:
-            draws = self._execute(self._run, move, seq)
+            draws = self._execute(run, move, seq)
         except BaseException:
-            if self._run.broken:
+            if run.broken:
                 self._run = self._build(self._moves)
             raise
-        self._moves.append(LoggedMove(seq, move.kind, move.seat, move.skill, move.targets, move.text, draws))
-        self._stack.append(seq - 1)
+        logged = LoggedMove(seq, move.kind, move.seat, move.skill, move.targets, move.text, draws)
+        self._moves.append(logged)
+        self._filed(run, logged, simultaneous and run.ends == ends, deliver=True)
         return seq
 
     def _undo(self, move: Move) -> int:
+        run = self._run
         if move.seat is not None:
             self._seat(move.seat)
-        problem = self._undo_problem(move.seat)
+        target, problem = self._undo_target(run, move.seat)
         if problem:
             raise UndoRefused(problem)
-        self._ask_allows(self._run, move)
+        assert target is not None
+        self._ask_allows(run, move)
         seq = len(self._moves) + 1
-        self._moves.append(LoggedMove(seq, UNDO, move.seat))
-        undone = self._stack.pop()
-        try:
-            self._run = self._build(self._moves)
-        except BaseException:
-            self._moves.pop()
-            self._stack.append(undone)
-            self._run = self._build(self._moves)
-            raise
+        self._take_back(run, target)
+        logged = LoggedMove(seq, UNDO, move.seat)
+        self._moves.append(logged)
+        self._observe(run, logged, (target.seat,), deliver=True)
         return seq
 
-    def _undo_problem(self, seat: str | None) -> str:
+    # ------------------------------------------------------------------ undo
+
+    def _undo_target(self, run: _Run, seat: str | None) -> tuple[LoggedMove | None, str]:
+        """The move ``undo`` by ``seat`` would take back, and why it may not (``""``: it may).
+
+        Only a choice nobody has seen a consequence of may be taken back: an act in a
+        phase where everyone acts at once, that drew no chance and is still pending
+        (the phase has not ended: the move that ends it, such as the last vote of an
+        auto-advancing game, is never pending).
+        """
         if not self.definition.undo:
-            return f"{self.definition.name} does not allow taking moves back"
-        if self._run.engine.status().over:
-            return "the table is over"
-        if not self._stack:
-            return "there is no move to take back"
-        return _undo_problem(self._moves[self._stack[-1]], seat)
+            return None, f"{self.definition.name} does not allow taking moves back"
+        if run.engine.status().over:
+            return None, "the table is over"
+        if seat is None:
+            if run.undoable:
+                return self._moves[run.undoable[-1] - 1], ""
+            tops = [stack[-1] for stack in run.stacks.values() if stack]
+            if not tops:
+                return None, "there is no move to take back"
+            return None, _why_final(max(tops, key=lambda m: m.seq))
+        if seat not in self._seat_set:
+            return None, f"no seat {seat!r}"
+        stack = run.stacks.get(seat)
+        if not stack:
+            return None, "there is no move to take back"
+        top = stack[-1]
+        return top, "" if top.seq in run.undoable else _why_final(top)
+
+    def _take_back(self, run: _Run, target: LoggedMove) -> None:
+        """Drop the pending choice ``target`` made: the board is otherwise exactly as before it."""
+        seat = target.seat
+        assert seat is not None
+        snap = run.engine.snapshot()
+        pending = list(snap.pending)
+        mine = [i for i, u in enumerate(pending) if u.player_id == seat]
+        if not mine:
+            raise InvalidGame(f"game {self.definition.name!r}: the choice to take back is no longer pending")
+        del pending[mine[-1]]
+        self._restore(run, dataclasses.replace(snap, pending=tuple(pending)))
+        run.undoable.remove(target.seq)
+        run.stacks[seat].pop()
+
+    def _restore(self, run: _Run, snap: hr.Snapshot) -> None:
+        """Put the kernel back to ``snap`` (taken by this very table, so it is not re-verified)."""
+        engine = hr.Engine.restore(run.engine.rules, snap, verify=False)
+        engine.on_event(run.hear)
+        run.engine = engine
 
     # ------------------------------------------------------------------ the cache
 
     def _build(self, moves: Sequence[LoggedMove]) -> _Run:
-        """Set the table up from the header and replay every move that still stands."""
+        """Set the table up from the header and replay every move, undos included."""
         run = self._fresh()
-        standing = _standing(moves, self.definition.undo)
-        for i, m in enumerate(moves):
-            if i not in standing:
-                continue
+        for m in moves:
             if run.engine.status().over:
                 raise InvalidTableLog(f"move {m.seq} comes after the end of the game")
+            if m.kind == UNDO:
+                self._replay_undo(run, m)
+                continue
+            simultaneous = _simultaneous(run.engine)
+            ends = run.ends
             try:
                 self._execute(run, Move(m.kind, m.seat, m.skill, m.targets, m.text), m.seq, m.draws)
             except (InvalidGame, InvalidTableLog):
                 raise
             except hr.GameError as exc:
                 raise InvalidTableLog(f"move {m.seq} ({m.kind}) cannot be replayed: {exc}") from None
+            self._filed(run, m, simultaneous and run.ends == ends, deliver=False)
         return run
 
+    def _replay_undo(self, run: _Run, m: LoggedMove) -> None:
+        if not self.definition.undo:
+            raise InvalidTableLog(f"move {m.seq} is an undo, which this game does not allow")
+        target, problem = self._undo_target(run, m.seat)
+        if problem or target is None:
+            raise InvalidTableLog(f"move {m.seq} cannot undo: {problem}")
+        self._take_back(run, target)
+        self._observe(run, m, (target.seat,), deliver=False)
+
     def _fresh(self) -> _Run:
-        """A table as dealt: seeded randomness, the game's setup, the kernel started."""
+        """A table as dealt: seeded randomness, the game's setup, the kernel started, every reader at version 1."""
         d = self.definition
         rng = random.Random(self.header.seed)
         try:
@@ -398,7 +576,9 @@ class Table:
         except hr.GameError as exc:
             raise InvalidGame(f"game {d.name!r}: setup failed: {exc}") from None
         roles = _check_deal(d, deal, self.seats)
-        run = _Run(hr.Engine(deal.rules), rng)
+        readers: dict[str | None, Reader] = {s: Reader(s) for s in self.seats}
+        readers[None] = Reader(None)
+        run = _Run(hr.Engine(deal.rules), rng, readers)
         run.engine.on_event(run.hear)
         try:
             for seat in self.seats:
@@ -409,13 +589,16 @@ class Table:
             raise
         except hr.GameError as exc:
             raise InvalidGame(f"game {d.name!r}: the dealt table cannot start: {exc}") from None
+        self._observe(run, None, None, deliver=False)
         return run
 
     def _execute(self, run: _Run, move: Move, seq: int, recorded: int | None = None) -> int:
         """Check ``move``, make its draws, hand it to the kernel, settle; returns the number of draws.
 
-        Refusals happen before anything changes. If something fails after the draws
-        or the kernel changed the board, ``run.broken`` is set and the caller rebuilds.
+        Refusals happen before anything changes, or, for one the kernel makes after
+        the draws, are rolled back from the checkpoint taken before them. If anything
+        else fails half-way (a bug in the game), ``run.broken`` is set and the caller
+        rebuilds.
         """
         self._precheck(run, move)
         self._ask_allows(run, move)
@@ -423,23 +606,33 @@ class Table:
         if recorded is not None and recorded != len(draws):
             raise InvalidTableLog(f"move {seq} recorded {recorded} random draws; the game now asks for {len(draws)}")
         engine = run.engine
-        dirty = False
+        checkpoint: tuple[hr.Snapshot, object] | None = None
         try:
             if draws:
-                dirty = True
+                checkpoint = (engine.snapshot(), run.rng.getstate())
                 values = [d.make(run.rng) for d in draws]
                 engine.apply(*(hr.set_var(d.scope, d.key, v) for d, v in zip(draws, values, strict=True)))
             self._kernel(run, move, seq)
-            dirty = True
+        except hr.GameError:
+            run.inbox.clear()
+            if checkpoint is not None:
+                self._restore(run, checkpoint[0])
+                run.rng.setstate(checkpoint[1])  # type: ignore[arg-type]
+            raise
+        except BaseException:
+            run.inbox.clear()
+            run.broken = True
+            raise
+        try:
             self._settle(run, seq)
         except BaseException:
             run.inbox.clear()
-            run.broken = run.broken or dirty
+            run.broken = True
             raise
         return len(draws)
 
     def _precheck(self, run: _Run, move: Move) -> None:
-        """Refuse what is malformed or plainly not allowed, before anything changes."""
+        """Refuse what is malformed, too big, or plainly not allowed, before anything changes."""
         kind, seat = move.kind, move.seat
         if kind not in MOVE_KINDS:
             raise InvalidMove(f"unknown move {kind!r} (moves: {', '.join(MOVE_KINDS)})")
@@ -456,13 +649,17 @@ class Table:
                 raise InvalidMove("an act needs a skill")
             if not isinstance(move.targets, tuple) or not all(isinstance(t, str) for t in move.targets):
                 raise InvalidMove("targets must be a tuple of texts")
+            if len(move.targets) > MAX_TARGETS:
+                raise TooManyTargets(f"an act names at most {MAX_TARGETS} targets")
             if move.skill not in engine.allowed_skills(seat):
                 raise self._why_not(run, seat, move.skill)
         elif kind == SAY:
             if not isinstance(move.text, str) or not move.text.strip() or len(move.text) > MAX_SAY:
                 raise InvalidMove(f"say needs 1..{MAX_SAY} characters of text")
+            if run.said.get(seat, 0) >= MAX_SAYS_PER_PHASE:
+                raise ChatLimitReached(f"{seat} has said {MAX_SAYS_PER_PHASE} lines this phase; wait for the next")
         elif kind in (END_TURN, DELAY_TURN):
-            turn = engine.readiness().turn
+            turn = _turn(engine)
             if turn != seat:
                 raise hr.NotYourTurn(f"it is {turn or 'nobody'}'s turn, not {seat}'s")
 
@@ -471,7 +668,7 @@ class Table:
         phase = engine.status().phase
         pc = engine.rules.config.phases.get(phase)
         known = pc is not None and any(s.skill == skill for s in pc.steps)
-        turn = engine.readiness().turn
+        turn = _turn(engine)
         if known and turn and turn != seat and pc is not None and skill not in pc.out_of_turn:
             return hr.NotYourTurn(f"it is {turn}'s turn, not {seat}'s")
         return hr.SkillNotAllowed(f"{seat} may not use {skill} now ({phase}, round {engine.status().round})")
@@ -505,7 +702,7 @@ class Table:
         engine = run.engine
         seat = move.seat
         if move.kind == END_PHASE:
-            engine.end_phase()
+            run.end_phase()
             return
         assert seat is not None
         if move.kind == ACT:
@@ -515,6 +712,7 @@ class Table:
             living = frozenset(engine.alive_player_ids())
             message = engine.send_message(seat, move.text)
             run.chat.append(_Said(seq, message, receivers, bool(living) and living <= receivers))
+            run.said[seat] = run.said.get(seat, 0) + 1
         elif move.kind == END_TURN:
             engine.end_turn(seat)
         elif move.kind == DELAY_TURN:
@@ -527,7 +725,7 @@ class Table:
             for _ in range(MAX_AUTO_PHASES):
                 if engine.status().over or not engine.readiness().ready:
                     break
-                engine.end_phase()
+                run.end_phase()
             else:
                 raise InvalidGame(
                     f"game {self.definition.name!r}: {MAX_AUTO_PHASES} phases ended in a row with nobody to act"
@@ -552,8 +750,13 @@ class Table:
         if not isinstance(seat, str):
             raise InvalidMove(f"a seat is named by a text, got {type(seat).__name__}")
         if seat not in self._seat_set:
-            raise SeatNotFound(f"no seat {seat!r} at table {self.id}")
+            raise SeatNotFound(f"no seat {seat!r} at this table")
         return seat
+
+    def _reader(self, seat: object) -> Reader:
+        if seat is None:
+            return self._run.readers[None]
+        return self._run.readers[self._seat(seat)]
 
     def _digest(self, run: _Run) -> str:
         """The board as the kernel saves it, hashed (draws and sequence are checked move by move)."""
@@ -571,70 +774,110 @@ class Table:
         if end.digest != mine.digest:
             raise LogMismatch("the replayed board differs from the one the log records")
 
-    # ------------------------------------------------------------------ views
+    # ------------------------------------------------------------------ readers
 
-    def _view(self, run: _Run, seat: str | None) -> TableView:
+    def _filed(self, run: _Run, m: LoggedMove, pending_only: bool, *, deliver: bool) -> None:
+        """Book an accepted (or replayed) move: the seat's stack, undo, then the readers it touched.
+
+        Which readers a move can touch is decided from what the move is, conservatively:
+        a line said reaches its hearers (and the speaker); an act that only added a
+        pending choice in a simultaneous phase (no draw, no phase ended, no event)
+        changes nothing anyone else sees, so only the mover is looked at again. Every
+        other move looks at every reader. Each reader looked at is then compared with
+        its own last view, so a version moves exactly when that view changed.
+        """
+        seat = m.seat
+        if seat is not None:
+            run.stacks.setdefault(seat, []).append(m)
+        new_events = bool(run.events) and run.events[-1].seq == m.seq
+        touched: tuple[str | None, ...] | None = None
+        if m.kind == SAY and seat is not None:
+            said = run.chat[-1]
+            hearers: set[str | None] = set(said.receivers)
+            hearers.add(seat)
+            if said.public:
+                hearers.add(None)
+            touched = tuple(sorted(hearers, key=_reader_order)) if not new_events else None
+        elif m.kind == ACT and seat is not None and pending_only and not m.draws and not new_events:
+            touched = (seat,)
+            if self.definition.undo:
+                run.undoable.append(m.seq)
+        self._observe(run, m, touched, deliver=deliver)
+
+    def _observe(
+        self, run: _Run, m: LoggedMove | None, touched: tuple[str | None, ...] | None, *, deliver: bool
+    ) -> None:
+        """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices."""
+        seq = 0 if m is None else m.seq
+        fresh = (
+            [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
+        )
+        said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
+        shared = self._shared(run)
+        every = self._seat_set
+        order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
+        changed_seats: list[str] = []
+        spectator = False
+        fan = self._fanout
+        for who in order:
+            reader = run.readers[who]
+            core = self._core(run, shared, who)
+            events = [_seen(h, 0) for h in fresh if _visible(h, who, every)]
+            chat = []
+            if said is not None and (
+                said.public if who is None else (who in said.receivers or who == said.message.sender)
+            ):
+                chat.append(_line(said, 0))
+            got = reader.update(core, events, chat)
+            if got is None:
+                continue
+            if who is None:
+                spectator = True
+            else:
+                changed_seats.append(who)
+            if deliver and fan.listening(who):
+                version, ev, ch = got
+                fan.post(who, Notice(self.id, who, version, tuple(ev), tuple(ch)))
+        if deliver and m is not None and fan.listening(HOST):
+            host_events = tuple(_seen(h, seq) for h in fresh if _visible_to_someone(h))
+            host_chat = (_line(said, seq),) if said is not None else ()
+            fan.post(
+                HOST,
+                HostNotice(self.id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator),
+            )
+
+    def _shared(self, run: _Run) -> _Shared:
         engine = run.engine
         status = engine.status()
         ctx = self._context(run)
         public_roles = self._public_roles(ctx)
-        me: SeatSelf | None = None
+        data = MappingProxyType(dict(self.definition.public(ctx))) if self.definition.public is not None else _NO_DATA
+        pc = engine.rules.config.phases.get(status.phase)
+        queued = pc is not None and pc.turn_order in (hr.SEQUENTIAL, hr.INITIATIVE)
+        turn = _turn(engine) if queued and not status.over else ""
+        initiative = pc is not None and pc.turn_order is hr.INITIATIVE
+        return _Shared(status, ctx, public_roles, data, frozenset(engine.alive_player_ids()), turn, initiative)
+
+    def _core(self, run: _Run, shared: _Shared, seat: str | None) -> Core:
+        """What ``seat`` (``None``: a spectator) sees now, events and chat aside."""
+        status = shared.status
+        roles = shared.public_roles
         if seat is None:
-            alive = set(engine.alive_player_ids())
-            players = tuple(SeatPlayer(s, s in alive, public_roles.get(s, "")) for s in self.seats)
-            turn = engine.readiness().turn
-        else:
-            pv = engine.player_view(seat)
-            players = tuple(SeatPlayer(p.id, p.alive, p.role or public_roles.get(p.id, "")) for p in pv.players)
-            me = SeatSelf(
-                seat,
-                pv.self.role,
-                pv.self.camp,
-                pv.self.alive,
-                pv.allowed_skills,
-                pv.teammates,
-                dict(pv.role_info),
+            players = tuple(SeatPlayer(s, s in shared.alive, roles.get(s, "")) for s in self.seats)
+            return Core(
+                status.phase, status.round, shared.turn, status.over, players, None, (), shared.data, run.outcome
             )
-            turn = pv.turn
-        every = frozenset(self.seats)
-        events = tuple(
-            SeenEvent(
-                h.seq,
-                h.event.type,
-                h.event.source,
-                h.event.target,
-                dict(h.event.data),
-                h.event.canceled,
-                h.event.reason,
-            )
-            for h in run.events
-            if h.event.type in _ALWAYS_PUBLIC
-            or (h.audience is not None and (every <= h.audience if seat is None else seat in h.audience))
-        )
-        chat = tuple(
-            ChatLine(c.seq, c.message.sender, c.message.content, c.message.phase, c.message.round)
-            for c in run.chat
-            if (c.public if seat is None else (seat in c.receivers or seat == c.message.sender))
-        )
-        data = dict(self.definition.public(ctx)) if self.definition.public is not None else {}
-        return TableView(
-            self.id,
-            len(self._moves),
-            self.definition.name,
-            seat,
-            status.phase,
-            status.round,
-            turn,
-            status.over,
-            dict(self.options),
-            players,
-            me,
-            self._moves_for(run, seat, me, turn),
-            data,
-            events,
-            chat,
-            run.outcome,
-        )
+        pv = run.engine.player_view(seat)
+        players = tuple(SeatPlayer(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
+        me = SeatSelf(seat, pv.self.role, pv.self.camp, pv.self.alive, pv.allowed_skills, pv.teammates, pv.role_info)
+        moves = self._moves_for(run, shared, seat, me, pv.turn)
+        return Core(status.phase, status.round, pv.turn, status.over, players, me, moves, shared.data, run.outcome)
+
+    def _uncached_core(self, seat: str | None) -> Core:
+        """The reader's core computed from scratch now (the harness checks the cache against it)."""
+        with self._lock:
+            run = self._run
+            return self._core(run, self._shared(run), seat)
 
     def _public_roles(self, ctx: Context) -> dict[str, str]:
         hook = self.definition.public_roles
@@ -647,68 +890,88 @@ class Table:
             raise InvalidGame(f"game {self.definition.name!r}: public_roles must map seats to roles")
         return dict(got)
 
-    def _moves_for(self, run: _Run, seat: str | None, me: SeatSelf | None, turn: str) -> tuple[str, ...]:
+    def _moves_for(self, run: _Run, shared: _Shared, seat: str, me: SeatSelf, turn: str) -> tuple[str, ...]:
         """The kinds of move ``seat`` could make now (advice for a client's buttons)."""
         engine = run.engine
-        if seat is None or me is None or engine.status().over:
+        if shared.status.over:
             return ()
         kinds: list[str] = []
         if me.allowed_skills:
             kinds.append(ACT)
-        try:
-            if engine.message_receivers(seat):
-                kinds.append(SAY)
-        except hr.GameError:
-            pass
+        if run.said.get(seat, 0) < MAX_SAYS_PER_PHASE:
+            try:
+                if engine.message_receivers(seat):
+                    kinds.append(SAY)
+            except hr.GameError:
+                pass
         if turn == seat:
             kinds.append(END_TURN)
-            pc = engine.rules.config.phases.get(engine.status().phase)
-            if pc is not None and pc.turn_order is hr.INITIATIVE:
+            if shared.initiative:
                 kinds.append(DELAY_TURN)
-        if self._undo_problem(seat) == "":
+        if self.definition.undo and self._undo_target(run, seat)[1] == "":
             kinds.append(UNDO)
-        if self.definition.allows is None:
+        allows = self.definition.allows
+        if allows is None:
             return tuple(kinds)
-        ctx = self._context(run)
-        return tuple(k for k in kinds if k == ACT or not self.definition.allows(Move(k, seat), ctx))
+        return tuple(k for k in kinds if k == ACT or not allows(Move(k, seat), shared.ctx))
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-def _undo_problem(target: LoggedMove, seat: str | None) -> str:
-    if target.draws:
-        return "the last move drew at random and cannot be taken back"
-    if target.kind == SAY:
+def _why_final(m: LoggedMove) -> str:
+    """Why a standing move can no longer be taken back."""
+    if m.kind == SAY:
         return "words said cannot be taken back"
-    if seat is not None and target.seat != seat:
-        return "the last move is not yours to take back"
-    return ""
+    if m.draws:
+        return "the last move drew at random and cannot be taken back"
+    return "the last move has taken effect (it was resolved, or the phase moved on)"
 
 
-def _standing(moves: Sequence[LoggedMove], undo_allowed: bool) -> set[int]:
-    """Indices of the moves no undo has taken back; checks every undo in the log."""
-    stack: list[int] = []
-    for i, m in enumerate(moves):
-        if m.kind != UNDO:
-            stack.append(i)
-            continue
-        if not undo_allowed:
-            raise InvalidTableLog(f"move {m.seq} is an undo, which this game does not allow")
-        if not stack:
-            raise InvalidTableLog(f"move {m.seq} undoes nothing")
-        problem = _undo_problem(moves[stack[-1]], m.seat)
-        if problem:
-            raise InvalidTableLog(f"move {m.seq} cannot undo: {problem}")
-        stack.pop()
-    return set(stack)
+def _reader_order(who: str | None) -> tuple[int, str]:
+    return (1, "") if who is None else (0, who)
+
+
+def _visible(h: _Heard, who: str | None, every: frozenset[str]) -> bool:
+    if h.event.type in _ALWAYS_PUBLIC:
+        return True
+    if h.audience is None:
+        return False
+    return every <= h.audience if who is None else who in h.audience
+
+
+def _visible_to_someone(h: _Heard) -> bool:
+    return h.event.type in _ALWAYS_PUBLIC or bool(h.audience)
+
+
+def _seen(h: _Heard, at: int) -> SeenEvent:
+    e = h.event
+    return SeenEvent(at, e.type, e.source, e.target, e.data, e.canceled, e.reason)
+
+
+def _line(said: _Said, at: int) -> ChatLine:
+    msg = said.message
+    return ChatLine(at, msg.sender, msg.content, msg.phase, msg.round)
+
+
+def _turn(engine: hr.Engine) -> str:
+    return engine.readiness().turn
+
+
+def _simultaneous(engine: hr.Engine) -> bool:
+    """Whether the current phase resolves every choice at its end (a submission then changes no board)."""
+    pc = engine.rules.config.phases.get(engine.status().phase)
+    return pc is not None and pc.turn_order is hr.SIMULTANEOUS
 
 
 def _targets(targets: Iterable[str]) -> tuple[str, ...]:
+    """The targets as a tuple; an iterable longer than ``MAX_TARGETS`` is refused without reading it all."""
     try:
-        out = tuple(targets)
+        out = tuple(itertools.islice(targets, MAX_TARGETS + 1))
     except TypeError:
         raise InvalidMove("targets must be seat names") from None
+    if len(out) > MAX_TARGETS:
+        raise TooManyTargets(f"an act names at most {MAX_TARGETS} targets")
     if not all(isinstance(t, str) for t in out):
         raise InvalidMove("targets must be seat names")
     return out

@@ -1,18 +1,22 @@
-"""What one seat (or a spectator) reads of a table: :class:`TableView` and its parts.
+"""What one seat (or a spectator) reads of a table: :class:`TableView`, its parts, and :class:`Notice`.
 
-A view is built fresh for each reader from the table's current state and holds
-nothing that reader may not see. ``to_dict`` gives the JSON a server sends.
+A view holds nothing its reader may not see, and that includes its numbers. Each
+reader has its own *version*: 1 for the table as dealt, plus one each time that
+reader's view changed. Events and chat lines carry ``at``, the reader's version
+when they arrived. The table's own move count (``Table.seq``) never appears in a
+view or a notice, because it counts moves the reader cannot see (docs/DESIGN.md,
+"Per-reader versions"). ``to_dict`` gives the JSON a server sends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .definition import Outcome
 
-__all__ = ["SeatPlayer", "SeatSelf", "SeenEvent", "ChatLine", "TableView"]
+__all__ = ["SeatPlayer", "SeatSelf", "SeenEvent", "ChatLine", "TableView", "Notice", "HostNotice"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +43,13 @@ class SeatSelf:
 
 @dataclass(frozen=True, slots=True)
 class SeenEvent:
-    """A published event the reader may see, with the sequence number of the move that caused it."""
+    """A published event the reader may see.
 
-    seq: int
+    ``at`` is the reader's version when the event reached it (in a :class:`HostNotice`:
+    the table's sequence number, since the host sees every move).
+    """
+
+    at: int
     type: str
     source: str = ""
     target: str = ""
@@ -50,29 +58,37 @@ class SeenEvent:
     """A vetoed action (e.g. a tied wolf vote): shown to whom the rules allow, marked as such."""
     reason: str = ""
 
+    def to_dict(self) -> dict[str, Any]:
+        d = {"at": self.at, "type": self.type, "source": self.source, "target": self.target, "data": dict(self.data)}
+        return d | ({"canceled": True, "reason": self.reason} if self.canceled else {})
+
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
-    """A line said at the table that the reader heard."""
+    """A line said at the table that the reader heard; ``at`` as for :class:`SeenEvent`."""
 
-    seq: int
+    at: int
     sender: str
     text: str
     phase: str
     round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at": self.at, "sender": self.sender, "text": self.text, "phase": self.phase, "round": self.round}
 
 
 @dataclass(frozen=True)
 class TableView:
     """A table as one reader may see it. ``seat`` is ``None`` for a spectator.
 
-    ``moves`` lists the kinds of move the reader may make now; ``data`` is the game's
-    public data (shaped by the reader's preferences); ``outcome`` appears once the
-    table is over.
+    ``version`` is this reader's own version (see the module docstring); pass it as
+    ``against=`` with a move decided on this view. ``moves`` lists the kinds of move
+    the reader may make now; ``data`` is the game's public data (shaped by the
+    reader's preferences); ``outcome`` appears once the table is over.
     """
 
     table: str
-    seq: int
+    version: int
     game: str
     seat: str | None
     phase: str
@@ -104,7 +120,7 @@ class TableView:
             }
         return {
             "table": self.table,
-            "seq": self.seq,
+            "version": self.version,
             "game": self.game,
             "seat": self.seat,
             "phase": self.phase,
@@ -116,14 +132,49 @@ class TableView:
             "me": me,
             "moves": list(self.moves),
             "data": dict(self.data),
-            "events": [
-                {"seq": e.seq, "type": e.type, "source": e.source, "target": e.target, "data": dict(e.data)}
-                | ({"canceled": True, "reason": e.reason} if e.canceled else {})
-                for e in self.events
-            ],
-            "chat": [
-                {"seq": c.seq, "sender": c.sender, "text": c.text, "phase": c.phase, "round": c.round}
-                for c in self.chat
-            ],
+            "events": [e.to_dict() for e in self.events],
+            "chat": [c.to_dict() for c in self.chat],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
         }
+
+
+class Notice(NamedTuple):
+    """What one reader is pushed after a move that changed its view, and only then.
+
+    ``version`` is the reader's new version; ``events`` and ``chat`` are the lines that
+    reached it with this move (each ``at == version``). A reader that missed notices
+    catches up with ``Table.updates(seat, since)``, which returns the same shape.
+    """
+
+    table: str
+    seat: str | None
+    version: int
+    events: tuple[SeenEvent, ...]
+    chat: tuple[ChatLine, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "seat": self.seat,
+            "version": self.version,
+            "events": [e.to_dict() for e in self.events],
+            "chat": [c.to_dict() for c in self.chat],
+        }
+
+
+class HostNotice(NamedTuple):
+    """Host only (a moderator, storage, the console's host mode): one accepted move, as the host sees it.
+
+    ``seq`` is the table's sequence number; ``events`` and ``chat`` are what the move
+    showed to anyone (``at == seq``); ``seats`` and ``spectator`` say which readers'
+    views changed. Never forward one to a seat: it counts moves the seat cannot see.
+    """
+
+    table: str
+    seq: int
+    kind: str
+    seat: str | None
+    events: tuple[SeenEvent, ...]
+    chat: tuple[ChatLine, ...]
+    seats: tuple[str, ...]
+    spectator: bool

@@ -1,0 +1,105 @@
+"""Per-reader records: each seat's (and the spectator's) version, events, chat and last view.
+
+A table keeps one :class:`Reader` per seat and one for spectators. After a move it
+computes the new *core* of each reader that move could have touched (the view
+without its events, chat and version), compares it with the last one, and counts
+a change (version + 1) only when the core differs or a line reached the reader.
+So a version is a function of the reader's own views, nothing else: the number of
+moves it did not see never shows (docs/DESIGN.md, "Per-reader versions").
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .definition import Outcome
+from .views import ChatLine, Notice, SeatPlayer, SeatSelf, SeenEvent, TableView
+
+__all__ = ["Core", "Reader"]
+
+
+class Core(NamedTuple):
+    """The part of a view that is compared to decide whether it changed."""
+
+    phase: str
+    round: int
+    turn: str
+    over: bool
+    players: tuple[SeatPlayer, ...]
+    me: SeatSelf | None
+    moves: tuple[str, ...]
+    data: Mapping[str, Any]
+    outcome: Outcome | None
+
+
+@dataclass(slots=True)
+class Reader:
+    """One reader's record. ``version`` is 0 until the dealt table is first observed."""
+
+    seat: str | None
+    version: int = 0
+    core: Core | None = None
+    events: list[SeenEvent] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
+    cached: TableView | None = None
+
+    def update(
+        self, core: Core | None, events: list[SeenEvent], chat: list[ChatLine]
+    ) -> tuple[int, list[SeenEvent], list[ChatLine]] | None:
+        """File a new core (``None``: unchanged) and new lines; the new version and lines, or ``None``.
+
+        ``events`` and ``chat`` come numbered 0; they are stamped with the new version here.
+        """
+        changed = bool(events or chat) or (core is not None and core != self.core)
+        if not changed:
+            return None
+        self.version += 1
+        if core is not None:
+            self.core = core
+        at = self.version
+        new_events = [e if e.at == at else _restamp(e, at) for e in events]
+        new_chat = [c if c.at == at else ChatLine(at, c.sender, c.text, c.phase, c.round) for c in chat]
+        self.events.extend(new_events)
+        self.chat.extend(new_chat)
+        self.cached = None
+        return at, new_events, new_chat
+
+    def view(self, table: str, game: str, options: Mapping[str, Any]) -> TableView:
+        """The assembled view (cached until the next change)."""
+        got = self.cached
+        if got is None:
+            c = self.core
+            assert c is not None
+            got = TableView(
+                table,
+                self.version,
+                game,
+                self.seat,
+                c.phase,
+                c.round,
+                c.turn,
+                c.over,
+                options,
+                c.players,
+                c.me,
+                c.moves,
+                c.data,
+                tuple(self.events),
+                tuple(self.chat),
+                c.outcome,
+            )
+            self.cached = got
+        return got
+
+    def since(self, table: str, version: int) -> Notice:
+        """Everything that reached this reader after ``version`` (a reconnecting client's catch-up)."""
+        ev = self.events[bisect_right(self.events, version, key=lambda e: e.at) :]
+        ch = self.chat[bisect_right(self.chat, version, key=lambda c: c.at) :]
+        return Notice(table, self.seat, self.version, tuple(ev), tuple(ch))
+
+
+def _restamp(e: SeenEvent, at: int) -> SeenEvent:
+    return SeenEvent(at, e.type, e.source, e.target, e.data, e.canceled, e.reason)
