@@ -315,8 +315,7 @@ class Room:
             return self._remember(key, self._refusal(msg.id, "GAME_ENDED", "the host ended the table", seat))
         move = Move(msg.kind, seat, msg.skill, tuple(msg.targets), msg.text)
         try:
-            self.game.check_against(seat, msg.against)
-            notices = self.game.play(move)
+            notices = self.game.play(move, against=msg.against)
         except hr.GameError as exc:
             return self._remember(key, self._refusal(msg.id, exc.code, exc.message, seat))
         try:
