@@ -92,23 +92,36 @@ class Stats:
         self.acks = 0
         self.refused = 0
         self.codes: dict[str, int] = {}
+        self.kinds: dict[str, int] = {}
         self.games = 0
 
 
-async def seat(ws_url: str, table: str, token: str, config: Any, rng: random.Random, stats: Stats, until: float) -> bool:
+async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str, Any]]:
+    """Connect and say hello (before the clock starts); the connection and its welcome."""
+    ws = await connect(ws_url, max_size=2**24, open_timeout=120)
+    await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "views": True}))
+    return ws, json.loads(await asyncio.wait_for(ws.recv(), 120))
+
+
+async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Random, stats: Stats, until: float) -> bool:
     loop = asyncio.get_running_loop()
     sent: dict[str, float] = {}
     n = 0
     acted: set[tuple[str, int, int]] = set()
     talk: dict[tuple[str, int], int] = {}
-    async with connect(ws_url, max_size=2**24) as ws:
-        await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "views": True}))
+    ws, first = opened
+    queue: list[dict[str, Any]] = [first]
+    try:
         while loop.time() < until:
-            try:
-                m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - loop.time())))
-            except TimeoutError:
-                return False
+            if queue:
+                m = queue.pop()
+            else:
+                try:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - loop.time())))
+                except TimeoutError:
+                    return False
             kind = m["type"]
+            stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
             if kind in ("ack", "refused"):
                 t0 = sent.pop(m["id"], None)
                 if kind == "ack" and t0 is not None:
@@ -138,7 +151,9 @@ async def seat(ws_url: str, table: str, token: str, config: Any, rng: random.Ran
                 sent[mid] = time.perf_counter()
                 against = {} if options[0]["kind"] == "say" else {"against": m["version"]}  # talk needs no fresh view
                 await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
-    return False
+        return False
+    finally:
+        await ws.close()
 
 
 async def new_table(http: httpx.AsyncClient, servers: list[Server], i: int, phase: float) -> list[tuple[str, str, str]]:
@@ -156,23 +171,29 @@ async def new_table(http: httpx.AsyncClient, servers: list[Server], i: int, phas
 
 
 async def table_loop(
-    servers: list[Server], i: int, phase: float, stats: Stats, until: float, first: list[tuple[str, str, str]]
+    servers: list[Server], i: int, phase: float, stats: Stats, until: float, first: list[tuple[Any, dict[str, Any]]]
 ) -> None:
     rng = random.Random(i)
-    config = Table.open(get("werewolf"), SEATS, None, seed=0).rules.config
-    seats = first
+    config = CONFIG[0]
+    opened = first
     async with httpx.AsyncClient(timeout=60) as http:
         while True:
-            tasks = [seat(ws, table, token, config, random.Random(rng.random()), stats, until) for ws, table, token in seats]
-            done = await asyncio.gather(*tasks)
+            done = await asyncio.gather(*(seat(o, config, random.Random(rng.random()), stats, until) for o in opened))
             if all(done):
                 stats.games += 1
             if asyncio.get_running_loop().time() >= until:
                 return
-            seats = await new_table(http, servers, i, phase)
+            fresh = await new_table(http, servers, i, phase)
+            opened = list(await asyncio.gather(*(open_seat(*f) for f in fresh)))
+
+
+CONFIG: list[Any] = []
+"""The werewolf phase configuration the clients read (built once: building rules is not free)."""
 
 
 def run(label: str, dbs: list[str], tables: int, seconds: float, phase: float) -> dict[str, Any]:
+    if not CONFIG:
+        CONFIG.append(Table.open(get("werewolf"), SEATS, None, seed=0).rules.config)
     servers = [Server(db) for db in dbs]
     try:
         rss0 = sum(_rss_kib(s.proc.pid) for s in servers)
@@ -181,7 +202,8 @@ def run(label: str, dbs: list[str], tables: int, seconds: float, phase: float) -
 
         async def go() -> float:
             async with httpx.AsyncClient(timeout=60) as http:
-                first = [await new_table(http, servers, i, phase) for i in range(tables)]
+                made = [await new_table(http, servers, i, phase) for i in range(tables)]
+            first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
             loop = asyncio.get_running_loop()
             start = loop.time()
             until = start + seconds
@@ -219,7 +241,7 @@ def run(label: str, dbs: list[str], tables: int, seconds: float, phase: float) -
         f"{label:<22} {len(dbs)} proc  {tables} tables x {SEATS}: {out['acks_per_s']:>8} acks/s  "
         f"p50 {out['p50_ms']:>6} ms  p99 {out['p99_ms']:>7} ms  {out['kib_per_table']:>7} KiB/table  "
         f"({stats.acks} acks, {stats.games} games, refused {stats.codes}; cpu server {server_cpu:.1f} s, "
-        f"clients {client_cpu:.1f} s in {elapsed:.1f} s)",
+        f"clients {client_cpu:.1f} s in {elapsed:.1f} s) {stats.kinds}",
         flush=True,
     )
     return out
@@ -245,7 +267,9 @@ def main() -> int:
         results.append(run("sqlite", [os.path.join(tmp, "load.sqlite")], args.tables, args.seconds, args.phase))
         if args.tmpfs and os.path.isdir("/dev/shm"):
             with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
-                results.append(run("sqlite-tmpfs", [os.path.join(shm, "l.sqlite")], args.tables, args.seconds, args.phase))
+                results.append(
+                    run("sqlite-tmpfs", [os.path.join(shm, "l.sqlite")], args.tables, args.seconds, args.phase)
+                )
         if not args.no_postgres:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 

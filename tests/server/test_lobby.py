@@ -93,3 +93,35 @@ def test_openapi_health_and_metrics(server: Running) -> None:
         assert c.get("/healthz").json() == {"ok": True}
         m = c.get("/metrics").json()
         assert {"tables_live", "connections", "moves", "moves_per_second"} <= set(m)
+
+
+def test_a_bot_takes_over_an_absent_seat_and_gives_it_back(server: Running) -> None:
+    made = create(server, "werewolf", 9, bots=[f"p{i}" for i in range(2, 10)], timeout=30.0, takeover=0.2)
+    table = made["table"]
+    me = join(server, table, "p1")
+
+    def p1() -> dict[str, object]:
+        with http(server) as c:
+            return next(s for s in c.get(f"/api/tables/{table}").json()["seats"] if s["seat"] == "p1")  # type: ignore[no-any-return]
+
+    async def go() -> None:
+        c = await Client.ws(server)
+        assert (await c.hello(table, me["token"]))["type"] == "welcome"
+        await asyncio.sleep(0.4)
+        assert p1()["bot"] is False, "a connected player's seat was taken over"
+        await c.close()
+        for _ in range(100):
+            if p1()["bot"]:
+                break
+            await asyncio.sleep(0.02)
+        assert p1()["bot"] is True, "no bot took the absent seat after the grace period"
+        back = await Client.ws(server)
+        assert (await back.hello(table, me["token"]))["type"] == "welcome"  # the token still opens the seat
+        for _ in range(100):
+            if not p1()["bot"]:
+                break
+            await asyncio.sleep(0.02)
+        assert p1()["bot"] is False, "the bot did not give the seat back"
+        await back.close()
+
+    asyncio.run(go())

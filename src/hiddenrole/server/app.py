@@ -140,6 +140,9 @@ class Lobby:
         self.config = config
         self.bots: dict[tuple[str, str], Bot] = {}
         self._takeovers: dict[tuple[str, str], asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.taken_over: set[tuple[str, str]] = set()
+        """Seats a bot plays because their player was gone past the grace period."""
         hub.bot_hooks.append(self._start_bots)
         hub.presence_hooks.append(self._presence)
 
@@ -158,24 +161,30 @@ class Lobby:
             await bot.stop()
 
     def _presence(self, room: Room, seat: str, present: bool) -> None:
+        """A player came or went: cancel or arm the take-over by a bot, or give a taken-over seat back."""
         key = (room.id, seat)
-        if isinstance(self.bots.get(key), Bot) and present is False:
-            return
         handle = self._takeovers.pop(key, None)
         if handle is not None:
             handle.cancel()
+        loop = asyncio.get_running_loop()
         if present:
+            if key in self.taken_over:  # the player is back: the bot that stood in leaves
+                self.taken_over.discard(key)
+                task = loop.create_task(self.seat_bot(room, seat, False))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
             return
         grace = room.settings.takeover
-        if grace is None or room.game.over:
+        if grace is None or room.game.over or seat in room.bots:
             return
-        loop = asyncio.get_running_loop()
         self._takeovers[key] = loop.call_later(grace, lambda: loop.create_task(self._take_over(room, seat)))
 
     async def _take_over(self, room: Room, seat: str) -> None:
         self._takeovers.pop((room.id, seat), None)
-        if room.connected(seat) or room.game.over or seat in room.bots:
+        if room.humans(seat) or room.game.over or seat in room.bots:
             return
+        self.taken_over.add((room.id, seat))
+        _log.info("a bot takes over an absent seat", extra={"table": room.id, "seat": seat})
         await self.seat_bot(room, seat, True)
 
     async def seat_bot(self, room: Room, seat: str, on: bool) -> None:
@@ -353,7 +362,7 @@ class Lobby:
             body: SeatAction = await _body(request, SeatAction)
             if body.seat not in room.game.seats:
                 return _fail(404, "SEAT_NOT_FOUND", "no such seat")
-            if action == "bot" and room.connected(body.seat):
+            if action == "bot" and room.humans(body.seat):
                 return _fail(409, wire.SEAT_TAKEN, "the seat's player is connected")
             await self.seat_bot(room, body.seat, action == "bot")
         else:

@@ -69,6 +69,7 @@ class Bot:
     """Plays one seat of a room until stopped."""
 
     wants_views = True
+    is_bot = True
 
     def __init__(self, room: Room, seat: str) -> None:
         self.room = room

@@ -227,7 +227,7 @@ class Room:
     def attach(self, conn: Conn) -> None:
         self.conns.setdefault(conn.reader, []).append(conn)
         self.hub.metrics.connections += 1
-        if conn.reader is not None:
+        if conn.reader is not None and not getattr(conn, "is_bot", False):
             self.hub.seat_present(self, conn.reader)
 
     def detach(self, conn: Conn) -> None:
@@ -235,8 +235,12 @@ class Room:
         if conn in lst:
             lst.remove(conn)
             self.hub.metrics.connections -= 1
-        if conn.reader is not None and not lst:
+        if conn.reader is not None and not getattr(conn, "is_bot", False) and not self.humans(conn.reader):
             self.hub.seat_absent(self, conn.reader)
+
+    def humans(self, reader: Reader) -> int:
+        """Connections of ``reader`` that are not the server's own bot."""
+        return sum(1 for c in self.conns.get(reader, []) if not getattr(c, "is_bot", False))
 
     def connected(self, reader: Reader) -> bool:
         return bool(self.conns.get(reader))
