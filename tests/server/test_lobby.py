@@ -102,7 +102,7 @@ def test_a_bot_takes_over_an_absent_seat_and_gives_it_back(server: Running) -> N
 
     def p1() -> dict[str, object]:
         with http(server) as c:
-            return next(s for s in c.get(f"/api/tables/{table}").json()["seats"] if s["seat"] == "p1")  # type: ignore[no-any-return]
+            return next(s for s in c.get(f"/api/tables/{table}").json()["seats"] if s["seat"] == "p1")
 
     async def go() -> None:
         c = await Client.ws(server)
