@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -35,6 +36,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
@@ -93,6 +95,7 @@ class Stats:
         self.refused = 0
         self.codes: dict[str, int] = {}
         self.kinds: dict[str, int] = {}
+        self.dropped = 0
         self.games = 0
 
 
@@ -118,7 +121,8 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
             else:
                 try:
                     m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - loop.time())))
-                except TimeoutError:
+                except (TimeoutError, ConnectionClosed):
+                    stats.dropped += 1
                     return False
             kind = m["type"]
             stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
@@ -150,10 +154,15 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                 mid = f"m{n}"
                 sent[mid] = time.perf_counter()
                 against = {} if options[0]["kind"] == "say" else {"against": m["version"]}  # talk needs no fresh view
-                await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
+                try:
+                    await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
+                except ConnectionClosed:
+                    stats.dropped += 1
+                    return False
         return False
     finally:
-        await ws.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 5)
 
 
 async def new_table(http: httpx.AsyncClient, servers: list[Server], i: int, phase: float) -> list[tuple[str, str, str]]:
