@@ -1,0 +1,50 @@
+"""Every limit the server enforces, named once (docs/SERVER.md lists them)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_FRAME_BYTES: Final = 64 * 1024
+"""Largest WebSocket frame or TCP line a client may send; a longer one is refused (WS: close 1009)."""
+MAX_HTTP_BODY_BYTES: Final = 64 * 1024
+"""Largest lobby request body."""
+MAX_ID_CHARS: Final = 64
+"""Longest client move id."""
+MAX_TARGETS: Final = 16
+"""Most targets one move may name (the host refuses what the step does not allow)."""
+MAX_TEXT_CHARS: Final = 2000
+"""Longest chat line (the host's own limit, checked on the wire first)."""
+MAX_TOKEN_CHARS: Final = 128
+"""Longest token a client may present (ours are 43 characters)."""
+TOKEN_BYTES: Final = 32
+"""Random bytes in a seat or host token (256 bits)."""
+RATE_PER_SECOND: Final = 20.0
+"""Messages a connection may send per second, on average."""
+RATE_BURST: Final = 40
+"""Messages a connection may send at once before the rate limit applies."""
+MAX_STRIKES: Final = 50
+"""Messages a connection may have refused for rate or shape before it is closed."""
+MAX_OUTBOX: Final = 1024
+"""Messages queued to one slow connection before it is closed (it reconnects and resyncs)."""
+MAX_REMEMBERED_RESULTS: Final = 4096
+"""Recent refusals remembered per table, so a retried move id gets its first answer."""
+HELLO_TIMEOUT: Final = 10.0
+"""Seconds a new connection has to say hello."""
+MAX_TABLES_LISTED: Final = 200
+"""Tables one lobby listing returns."""
+MAX_LIVE_TABLES: Final = 10_000
+"""Tables a process keeps in memory at once."""
+MIN_TIMEOUT: Final = 0.01
+"""Shortest phase deadline a table may set, in seconds."""
+MAX_TIMEOUT: Final = 86_400.0
+"""Longest phase deadline a table may set, in seconds."""
+DEFAULT_BOT_DELAY: Final = (0.0, 0.5)
+"""Seconds a server-side bot waits before acting (drawn from its own stream), unless the table says."""
+MAX_BOT_DELAY: Final = 60.0
+"""Longest bot delay a table may set."""
+SHUTDOWN_GRACE: Final = 5.0
+"""Seconds graceful shutdown waits for moves in flight."""
+STORAGE_THREADS: Final = 32
+"""Threads that run storage calls (each blocks until its database has answered)."""
+SWITCH_INTERVAL: Final = 0.0005
+"""The interpreter's thread switch interval under ``hiddenrole serve`` (seconds; Python's default is 0.005)."""

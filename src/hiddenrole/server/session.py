@@ -1,0 +1,223 @@
+"""One client connection, whatever carries it (WebSocket frames or TCP lines).
+
+The transport hands raw messages in and takes encoded messages out; everything else
+(hello and authentication, rate limits, validation, moves, views) happens here, so the
+WebSocket and TCP protocols have exactly the same semantics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from . import wire
+from .limits import HELLO_TIMEOUT, MAX_FRAME_BYTES, MAX_OUTBOX, MAX_STRIKES, RATE_BURST, RATE_PER_SECOND
+from .rooms import Hub, Room
+from .storage import TableNotFound
+
+__all__ = ["Session", "RateLimit"]
+
+_log = logging.getLogger("hiddenrole.server")
+
+
+class RateLimit:
+    """A token bucket: ``RATE_PER_SECOND`` on average, bursts of ``RATE_BURST``."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Session:
+    """Reads a client's messages, answers them, and carries what its room pushes.
+
+    ``send`` writes one encoded message to the transport; ``close`` ends it with a reason.
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        send: Callable[[bytes], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]],
+    ) -> None:
+        self.hub = hub
+        self._send = send
+        self._close = close
+        self.reader: str | None = None
+        self.wants_views = False
+        self.room: Room | None = None
+        self.spectator = False
+        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_OUTBOX)
+        self.limit = RateLimit()
+        self.strikes = 0
+        self.closing = False
+
+    # ------------------------------------------------------------------ pushing (called by the room)
+
+    def push(self, data: bytes, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(data)
+        except asyncio.QueueFull:  # a client this slow reconnects and resyncs
+            self.closing = True
+            _log.info("slow client dropped", extra={"table": self.room.id if self.room else ""})
+            self.outbox = asyncio.Queue(1)
+            self.outbox.put_nowait(None)
+
+    def reply(self, message: dict[str, Any]) -> None:
+        self.push(wire.encode(message), message)
+
+    async def _writer(self) -> None:
+        while True:
+            data = await self.outbox.get()
+            if data is None:
+                await self._close(1008, "too slow: reconnect and resync")
+                return
+            await self._send(data)
+
+    # ------------------------------------------------------------------ reading
+
+    async def run(self, messages: AsyncIterator[bytes | str]) -> None:
+        writer = asyncio.get_running_loop().create_task(self._writer())
+        try:
+            await self._read(messages)
+        finally:
+            if self.room is not None:
+                self.room.detach(self)
+            if not self.closing:
+                self.outbox.put_nowait(None) if self.outbox.empty() else None
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def _read(self, messages: AsyncIterator[bytes | str]) -> None:
+        it = messages.__aiter__()
+        hello_by = time.monotonic() + HELLO_TIMEOUT
+        while not self.closing:
+            try:
+                if self.room is None:
+                    raw = await asyncio.wait_for(it.__anext__(), max(0.0, hello_by - time.monotonic()))
+                else:
+                    raw = await it.__anext__()
+            except (TimeoutError, StopAsyncIteration):
+                return
+            await self.handle(raw)
+            if self.strikes > MAX_STRIKES:
+                await self.flush_and_close(1008, "too many refused messages")
+                return
+
+    async def flush_and_close(self, code: int, reason: str) -> None:
+        self.closing = True
+        while not self.outbox.empty():
+            data = self.outbox.get_nowait()
+            if data is not None:
+                await self._send(data)
+        await self._close(code, reason)
+
+    def _strike(self, code: str, message: str) -> None:
+        self.strikes += 1
+        self.reply(wire.error(code, message))
+
+    async def handle(self, raw: bytes | str) -> None:
+        if not self.limit.allow():
+            self._strike(wire.RATE_LIMITED, f"more than {RATE_PER_SECOND:g} messages per second")
+            return
+        if len(raw) > MAX_FRAME_BYTES:
+            self._strike(wire.TOO_LARGE, f"a message is at most {MAX_FRAME_BYTES} bytes")
+            return
+        try:
+            msg = wire.decode(raw)
+        except wire.WireError as exc:
+            self._strike(exc.code, exc.message)
+            return
+        try:
+            if isinstance(msg, wire.Hello):
+                await self._hello(msg)
+            elif self.room is None:
+                self._strike(wire.NOT_JOINED, "say hello with your table and token first")
+            elif isinstance(msg, wire.Ping):
+                self.reply({"type": "pong"})
+            elif isinstance(msg, wire.ViewReq):
+                self.reply(self.room.view_message(self.reader))
+            elif isinstance(msg, wire.MoveMsg):
+                await self._move(msg)
+        except wire.WireError as exc:
+            self._strike(exc.code, exc.message)
+        except Exception:
+            _log.exception("message failed")
+            self.reply(wire.error(wire.INTERNAL, "the server could not handle this message"))
+
+    async def _hello(self, msg: wire.Hello) -> None:
+        if self.room is not None:
+            raise wire.WireError(wire.BAD_MESSAGE, "already joined; open another connection for another seat")
+        try:
+            room = await self.hub.room(msg.table)
+        except TableNotFound:
+            raise wire.WireError(wire.UNAUTHORIZED, "no such table, or not your token") from None
+        if msg.spectate:
+            if msg.token:
+                raise wire.WireError(wire.BAD_MESSAGE, "spectate without a token")
+            if not room.settings.spectators:
+                raise wire.WireError(wire.NO_SPECTATORS, "this table does not allow spectators")
+            seat = None
+        else:
+            found = await asyncio.to_thread(self.hub.store.seat_for_token, room.id, msg.token) if msg.token else None
+            if found is None:
+                raise wire.WireError(wire.UNAUTHORIZED, "no such table, or not your token")
+            seat = found
+        async with room.lock:
+            try:
+                welcome = room.welcome(_Probe(seat), msg.since)
+            except Exception as exc:
+                raise wire.WireError("STALE_MOVE", f"cannot resync from version {msg.since}") from exc
+            self.reader = seat
+            self.spectator = seat is None
+            self.wants_views = msg.views
+            self.room = room
+            self.reply(welcome)
+            room.attach(self)
+
+    async def _move(self, msg: wire.MoveMsg) -> None:
+        assert self.room is not None
+        if self.reader is None:
+            self.reply(
+                {
+                    "type": "refused",
+                    "id": msg.id,
+                    "code": wire.SPECTATOR_CANNOT_ACT,
+                    "message": "a spectator cannot move",
+                    "version": self.room.game.version(None),
+                }
+            )
+            return
+        reply = await self.room.submit(self, self.reader, msg)
+        if reply.get("duplicate") or reply["type"] == "refused":
+            self.reply(reply)
+
+
+class _Probe:
+    """Stands for a connection while its welcome is built (before it is attached)."""
+
+    wants_views = False
+
+    def __init__(self, reader: str | None) -> None:
+        self.reader = reader
+
+    def push(self, data: bytes, message: dict[str, Any]) -> None:  # pragma: no cover - never attached
+        pass
