@@ -55,7 +55,7 @@ def test_create_join_leave_and_list(server: Running, store: Store) -> None:
 def test_bad_requests_get_typed_errors(server: Running) -> None:
     with http(server) as c:
         for body, code in [
-            ({"game": "nope"}, "INVALID_GAME"),
+            ({"game": "nope"}, "UNKNOWN_GAME"),
             ({"game": "werewolf", "seats": 2}, "INVALID_SEATS"),
             ({"game": "werewolf", "options": {"wolves": "many"}}, "INVALID_OPTIONS"),
             ({"game": "werewolf", "bogus": 1}, "BAD_MESSAGE"),

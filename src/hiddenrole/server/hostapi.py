@@ -26,7 +26,7 @@ from hiddenrole.host import (
     TableLog,
 )
 from hiddenrole.host import Notice as HostNotice
-from hiddenrole.host.catalog import NAMES, get
+from hiddenrole.host.catalog import available, get
 
 __all__ = ["Game", "Notice", "Reader", "SPECTATOR", "definition", "game_names", "PhaseFacts"]
 
@@ -61,7 +61,7 @@ class PhaseFacts(NamedTuple):
 
 
 def game_names() -> tuple[str, ...]:
-    return NAMES
+    return available()
 
 
 def definition(name: str) -> GameDefinition:
