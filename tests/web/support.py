@@ -151,7 +151,7 @@ def play_until_over(pages: list[SeatPage], extra: Iterable[SeatPage] = (), on_st
             w.drain()
         if done:
             break
-        time.sleep(0.05)
+        pages[0].page.wait_for_timeout(50)  # also lets Playwright deliver the pages' events
     for w in watchers:
         w.page.wait_for_selector("body[data-over='1']", state="attached")
         w.drain()

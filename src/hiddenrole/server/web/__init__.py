@@ -1,5 +1,5 @@
 """The browser client: lobby, table and replay pages served by ``hiddenrole serve`` (docs/BROWSER.md)."""
 
-from .routes import routes
+from .endpoints import routes
 
 __all__ = ["routes"]

@@ -8,14 +8,14 @@ const root = document.getElementById("table");
 const table = params.get("table");
 let log = null;
 let total = 0;
-let at = 0;
+let at = null;  // null: the end of the log
 let seat = "god";
 
 async function step() {
   try {
     const r = log
       ? await api("/web/api/replay", { method: "POST", body: { log, at, seat } })
-      : await api(`/web/api/tables/${encodeURIComponent(table)}/replay?at=${at}&seat=${encodeURIComponent(seat)}`);
+      : await api(`/web/api/tables/${encodeURIComponent(table)}/replay?at=${at ?? ""}&seat=${encodeURIComponent(seat)}`);
     total = r.moves;
     at = r.at;
     const seatSel = document.getElementById("seat");
@@ -69,7 +69,7 @@ document.getElementById("file").addEventListener("change", async (ev) => {
     return;
   }
   document.getElementById("seat").replaceChildren();
-  at = 0;
+  at = null;
   step();
 });
 
