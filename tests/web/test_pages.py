@@ -217,4 +217,27 @@ def test_pages_are_labelled_and_fit_a_phone(browser: Browser, server: Running) -
     page.wait_for_selector("body[data-version]", state="attached")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert "You are p1" in page.inner_text("#who")
+    # the creator holds the host token: the host's controls are on the page
+    page.click("button[data-host='pause']")
+    page.wait_for_function("document.getElementById('clock').textContent.includes('paused')")
+    page.click("button[data-host='resume']")
+    page.wait_for_function("!document.getElementById('clock').textContent.includes('paused')")
+    sp.context.close()
+
+
+def test_a_refusal_shows_the_servers_message(browser: Browser, server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A control the server refuses (planted here: the presenter offers a skill nobody has) shows why."""
+    made = create(server, "werewolf", 6, BOTS, timeout=30)
+    real = web_routes.present
+
+    def offers_too_much(view: dict[str, Any], config: Any, state: Any = None) -> dict[str, Any]:
+        out = real(view, config, state)
+        out["actions"] = [{"skill": "FLY", "name": "Fly", "targets": [], "min": 0, "max": 0, "distinct": False}]
+        return out
+
+    monkeypatch.setattr(web_routes, "present", offers_too_much)
+    sp = _seated(browser, server, made["table"], "p1")
+    sp.page.click("button[data-act='FLY']")
+    sp.page.wait_for_function("document.getElementById('status').textContent.startsWith('Refused:')")
+    assert "FLY" in sp.page.inner_text("#status") or "skill" in sp.page.inner_text("#status")
     sp.context.close()

@@ -135,12 +135,13 @@ def _god_view(table: Table) -> dict[str, Any]:
     }
 
 
-def _describe_move(m: LoggedMove) -> str:
+def _describe_move(m: LoggedMove, game: str) -> str:
+    """One logged move in words (shown only for finished tables and uploaded logs)."""
     who = m.seat or "the host"
     if m.kind == "act":
-        module_skill = m.skill
+        skill_name = getattr(narration_of(game), "skill_name", words)
         targets = f" on {', '.join(m.targets)}" if m.targets else ""
-        return f"{who}: {words(module_skill)}{targets}"
+        return f"{who}: {skill_name(m.skill)}{targets}"
     if m.kind == "say":
         return f"{who} says: {m.text}"
     return f"{who}: {words(m.kind)}"
@@ -177,7 +178,7 @@ def replay_view(log: TableLog, at: int | None, reader: str) -> dict[str, Any]:
         "seats": list(log.header.seats),
         "at": n,
         "moves": total,
-        "move": _describe_move(log.moves[n - 1]) if n else "The table as dealt.",
+        "move": _describe_move(log.moves[n - 1], log.header.game) if n else "The table as dealt.",
         "view": shown,
     }
 

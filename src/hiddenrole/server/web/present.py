@@ -227,6 +227,7 @@ def present(view: Mapping[str, Any], config: hr.Config, table_state: Mapping[str
             "identity": identity_fn(pv) if identity_fn is not None else "",
         }
         prompt = prompt_fn(pv) if prompt_fn is not None else ""
+    spoke = {c["sender"] for c in view["chat"] if (c["phase"], c["round"]) == (view["phase"], view["round"])}
     players = [
         {
             "seat": p["seat"],
@@ -235,6 +236,7 @@ def present(view: Mapping[str, Any], config: hr.Config, table_state: Mapping[str
             "me": p["seat"] == seat,
             "turn": p["seat"] == view.get("turn"),
             "teammate": bool(me) and p["seat"] in me["teammates"],
+            "spoke": p["seat"] in spoke,
         }
         for p in view["players"]
     ]

@@ -7,6 +7,7 @@ function seatCard(p) {
   if (p.role) bits.push(p.role);
   if (p.teammate) bits.push("teammate");
   if (p.turn) bits.push("their turn");
+  if (p.spoke) bits.push("has spoken");
   const cls = [p.alive ? "alive" : "dead", p.me ? "me" : "", p.turn ? "turn" : ""].filter(Boolean).join(" ");
   return el("li", { class: cls, "data-seat": p.seat, "aria-current": p.turn ? "true" : false },
     el("span", { class: "name" }, p.seat + (p.me ? " (you)" : "")), el("br"), el("span", { class: "muted" }, bits.join(" · ")));

@@ -1,7 +1,7 @@
 // The table page: one seat (its token kept in localStorage) or a spectator, over the server's WebSocket.
 // The WebSocket carries the seat's pushes and its moves; after every push the page reads the seat's view
 // presented in words (/web/api/tables/<id>/seat) and draws it, so a reconnect or a reload loses nothing.
-import { api, el, announce, countdown, savedSeat, saveSeat, forgetSeat } from "./common.js";
+import { api, el, announce, countdown, savedSeat, saveSeat, forgetSeat, hostToken } from "./common.js";
 import { render } from "./render.js";
 
 const table = decodeURIComponent(location.pathname.split("/").pop());
@@ -161,6 +161,20 @@ document.getElementById("say").addEventListener("submit", (ev) => {
     input.value = "";
   }
 });
+const host = hostToken(table);
+if (host) {
+  document.getElementById("host").hidden = false;
+  for (const b of document.querySelectorAll("[data-host]")) {
+    b.addEventListener("click", async () => {
+      try {
+        await api(`/api/tables/${encodeURIComponent(table)}/host/${b.dataset.host}`, { method: "POST", token: host });
+        announce(`${b.textContent}: done.`);
+      } catch (err) {
+        announce(`${b.textContent}: ${err.message}`, "error");
+      }
+    });
+  }
+}
 setInterval(tick, 250);
 if (mine || spectating) connect();
 else showJoin();
