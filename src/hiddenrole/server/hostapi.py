@@ -1,34 +1,31 @@
 """The one module of the server that knows the host :class:`~hiddenrole.host.Table` API.
 
-Everything else in the server talks to a :class:`Game`: per-seat versions, per-seat
-notices (version, new events, new chat) and views with no global counter in them.
-Until the host layer numbers views per seat itself, this adapter derives it: after
-every move it rebuilds each reader's view, and a reader's version advances only when
-its view (with every move counter taken out) changed. A hidden move therefore
-changes nobody's version but the mover's, and events and chat lines are numbered by
-their place in the reader's own list, not by the table's move count.
-
-The global sequence number (the log length) stays here, for storage's compare-and-set.
+Everything else in the server talks to a :class:`Game`: per-reader versions, per-reader
+notices (version, new events, new chat) and views with no global counter in them. The
+host table numbers each reader's view itself and pushes each reader only its own
+changes (docs/HOST.md); this adapter collects those pushes for one move, so the room can
+hold them back until the move is stored, and answers the host-only facts the deadline
+policy needs. The global sequence number (the log length) stays here, for storage's
+compare-and-set, and never reaches a seat.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import hiddenrole as hr
 from hiddenrole.host import (
     END_PHASE,
     GameDefinition,
+    LoggedMove,
     Move,
     Outcome,
-    StaleMove,
     Table,
     TableHeader,
     TableLog,
 )
+from hiddenrole.host import Notice as HostNotice
 from hiddenrole.host.catalog import NAMES, get
 
 __all__ = ["Game", "Notice", "Reader", "SPECTATOR", "definition", "game_names", "PhaseFacts"]
@@ -39,11 +36,15 @@ SPECTATOR: Reader = None
 
 
 class Notice(NamedTuple):
-    """What one reader learns from one move: its new version and what it newly sees."""
+    """What one reader learns from one move: its new version and what it newly sees (JSON-ready)."""
 
     version: int
     events: tuple[dict[str, Any], ...]
     chat: tuple[dict[str, Any], ...]
+
+
+def _notice(n: HostNotice) -> Notice:
+    return Notice(n.version, tuple(e.to_dict() for e in n.events), tuple(c.to_dict() for c in n.chat))
 
 
 class PhaseFacts(NamedTuple):
@@ -59,16 +60,6 @@ class PhaseFacts(NamedTuple):
     """Every living seat that may act now has acted (only meaningful with ``public_actors``)."""
 
 
-@dataclass(slots=True)
-class _Seen:
-    version: int = 0
-    key: bytes = b""
-    events: int = 0
-    chat: int = 0
-    marks: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
-    """(events, chat) counts at each version, so a reconnecting reader can be resynced."""
-
-
 def game_names() -> tuple[str, ...]:
     return NAMES
 
@@ -78,28 +69,17 @@ def definition(name: str) -> GameDefinition:
     return get(name)
 
 
-def _strip(view: dict[str, Any]) -> dict[str, Any]:
-    """A view dict without any global counter: events and chat numbered within the view."""
-    view.pop("seq", None)
-    for i, e in enumerate(view["events"], 1):
-        e.pop("seq", None)
-        e["n"] = i
-    for i, c in enumerate(view["chat"], 1):
-        c.pop("seq", None)
-        c["n"] = i
-    return view
-
-
 class Game:
-    """A hosted table with per-reader versions. Not thread-safe: the server serialises calls per table."""
+    """A hosted table as the server uses it. Not thread-safe: the server serialises calls per table."""
 
     def __init__(self, table: Table) -> None:
         self._table = table
         self.readers: tuple[Reader, ...] = (*table.seats, SPECTATOR)
-        self._seen: dict[Reader, _Seen] = {r: _Seen() for r in self.readers}
+        self._heard: dict[Reader, list[HostNotice]] = {}
+        for reader in self.readers:
+            table.subscribe(reader, lambda n, r=reader: self._heard.setdefault(r, []).append(n))
         self.phase_serial = 0
         """Phases entered since the table opened (a phase entered again counts again)."""
-        self._refresh()
 
     # ------------------------------------------------------------------ building
 
@@ -116,8 +96,8 @@ class Game:
 
     @classmethod
     def fresh(cls, header: TableHeader) -> Game:
-        """The table ``header`` describes, before any move (moves are then replayed with :meth:`play`,
-        one by one, so every reader's version is what it was live)."""
+        """The table ``header`` describes, before any move (stored moves are then replayed with
+        :meth:`play`, one by one, so the room learns each move's answer again)."""
         d = definition(header.game)
         if header.version != d.version:
             raise hr.RulesMismatch(f"stored table is {header.game} version {header.version}, host has {d.version}")
@@ -160,28 +140,22 @@ class Game:
         return self._table.definition.auto_advance
 
     def log(self) -> TableLog:
+        """Host only: it holds the seed."""
         return self._table.log()
 
     def last_move(self) -> LoggedMove:
         return self._table.moves()[-1]
 
     def version(self, reader: Reader) -> int:
-        return self._seen[reader].version
+        return self._table.version(reader)
 
     def view(self, reader: Reader) -> dict[str, Any]:
-        """The reader's view as JSON-ready data, with its version and no global counter."""
-        view = _strip(self._table.view(reader).to_dict())
-        view["version"] = self._seen[reader].version
-        return view
+        """The reader's view as JSON-ready data, with its own version."""
+        return self._table.view(reader).to_dict()
 
     def since(self, reader: Reader, version: int) -> Notice:
         """Everything the reader saw after ``version`` (for a reconnect)."""
-        seen = self._seen[reader]
-        if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= seen.version:
-            raise StaleMove(f"version {version!r} is not one this reader has seen", version, seen.version)
-        view = self.view(reader)
-        ev, ch = seen.marks[version]
-        return Notice(seen.version, tuple(view["events"][ev:]), tuple(view["chat"][ch:]))
+        return _notice(self._table.updates(reader, version))
 
     def facts(self) -> PhaseFacts:
         status = self._table.status()
@@ -197,44 +171,32 @@ class Game:
 
     # ------------------------------------------------------------------ moving
 
-    def check_against(self, reader: Reader, against: int | None) -> None:
-        if against is None:
-            return
-        current = self._seen[reader].version
-        if against != current:
-            raise StaleMove(f"the move was made against version {against}, your view is at {current}", against, current)
-
-    def play(self, move: Move) -> dict[Reader, Notice]:
+    def play(self, move: Move, against: int | None = None) -> dict[Reader, Notice]:
         """Make ``move`` (the host's when ``move.seat`` is ``None``); the notices of the readers it changed.
 
-        On a refusal the table is unchanged and the typed error propagates.
+        On a refusal (a stale ``against`` included) the table is unchanged and the typed error propagates.
         """
         before = self._table.status()
-        self._table.play(move)
+        self._heard.clear()
+        try:
+            self._table.play(move, against=against)
+        finally:
+            heard, self._heard = self._heard, {}
         after = self._table.status()
         if move.kind == END_PHASE or (before.phase, before.round) != (after.phase, after.round):
             self.phase_serial += 1
-        return self._refresh()
+        out: dict[Reader, Notice] = {}
+        for reader, notes in heard.items():
+            if len(notes) == 1:
+                out[reader] = _notice(notes[0])
+            else:  # one move, several pushes: one notice with all of them
+                merged = [_notice(n) for n in notes]
+                out[reader] = Notice(
+                    merged[-1].version,
+                    tuple(e for m in merged for e in m.events),
+                    tuple(c for m in merged for c in m.chat),
+                )
+        return out
 
     def end_phase(self) -> dict[Reader, Notice]:
         return self.play(Move(END_PHASE))
-
-    def _refresh(self) -> dict[Reader, Notice]:
-        out: dict[Reader, Notice] = {}
-        for reader in self.readers:
-            view = _strip(self._table.view(reader).to_dict())
-            key = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
-            seen = self._seen[reader]
-            if key == seen.key:
-                continue
-            first = not seen.key
-            seen.key = key
-            ev, ch = seen.events, seen.chat
-            seen.events, seen.chat = len(view["events"]), len(view["chat"])
-            if first:  # the view at opening is version 0; what it holds counts as seen at 0
-                seen.marks[0] = (seen.events, seen.chat)
-                continue
-            seen.version += 1
-            seen.marks.append((seen.events, seen.chat))
-            out[reader] = Notice(seen.version, tuple(view["events"][ev:]), tuple(view["chat"][ch:]))
-        return out

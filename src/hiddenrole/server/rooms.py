@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import msgspec
 
 import hiddenrole as hr
-from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableHeader, TableLog
+from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableLog
 
 from . import wire
 from .hostapi import SPECTATOR, Game, Notice, Reader
@@ -104,14 +104,13 @@ class Metrics:
         }
 
 
-def _move_of(stored: dict[str, Any]) -> Move:
-    return Move(
-        stored["kind"],
-        stored.get("seat"),
-        stored.get("skill", ""),
-        tuple(stored.get("targets", ())),
-        stored.get("text", ""),
-    )
+def _logged(header: dict[str, Any], moves: list[dict[str, Any]]) -> TableLog:
+    """Stored JSON read back through the host's own log reader (so it is checked like any log)."""
+    return TableLog.from_dict({"format": LOG_FORMAT, "header": header, "moves": moves})
+
+
+def _move_of(m: LoggedMove) -> Move:
+    return Move(m.kind, m.seat, m.skill, m.targets, m.text)
 
 
 def _ms(when: float | None) -> int | None:
@@ -143,11 +142,11 @@ class Room:
 
     def _rebuild(self, stored: StoredTable) -> Game:
         """Replay the stored log move by move, remembering each accepted client move id's answer."""
-        header = _header(stored.header)
-        game = Game.fresh(header)
+        log = _logged(stored.header, [m.move for m in stored.moves])
+        game = Game.fresh(log.header)
         self.acks = {}
-        for m in stored.moves:
-            game.play(_move_of(m.move))
+        for m, logged in zip(stored.moves, log.moves, strict=True):
+            game.play(_move_of(logged))
             if m.seat is not None and m.client_move_id is not None:
                 self.acks[(m.seat, m.client_move_id)] = game.version(m.seat)
         self._phase_key = self._key_of(game)
@@ -179,11 +178,12 @@ class Room:
                 return
             missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
             info = await asyncio.to_thread(self.hub.store.table_info, self.id)
-            for m in missed:
+            logged = _logged(self.game.header.to_dict(), [m.move for m in missed]).moves
+            for m, lm in zip(missed, logged, strict=True):
                 if m.seq != self.game.seq + 1:
                     await self.reload()
                     return
-                notices = self.game.play(_move_of(m.move))
+                notices = self.game.play(_move_of(lm))
                 if m.seat is not None and m.client_move_id is not None:
                     self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
                 self._fan_out(notices)
@@ -315,8 +315,7 @@ class Room:
             return self._remember(key, self._refusal(msg.id, "GAME_ENDED", "the host ended the table", seat))
         move = Move(msg.kind, seat, msg.skill, tuple(msg.targets), msg.text)
         try:
-            self.game.check_against(seat, msg.against)
-            notices = self.game.play(move)
+            notices = self.game.play(move, against=msg.against)
         except hr.GameError as exc:
             return self._remember(key, self._refusal(msg.id, exc.code, exc.message, seat))
         try:
@@ -510,9 +509,6 @@ class Room:
             self._wake.set()
             self.broadcast_state()
 
-
-def _header(raw: dict[str, Any]) -> TableHeader:
-    return TableLog.from_dict({"format": LOG_FORMAT, "header": raw, "moves": []}).header
 
 
 class Hub:
