@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, BrowserContext, Page, Response
+from playwright.sync_api import Browser, BrowserContext, Page, Response, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 
 from hiddenrole.host import Table, TableLog
@@ -30,7 +30,8 @@ ACT_TIMEOUT_MS = 500
 """A control that is gone this fast was redrawn by a push: decide again on the new page."""
 GAME_SECONDS = 60.0
 """Longest a whole game may take."""
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESK: ViewportSize = {"width": 1200, "height": 900}
 
 
 def create(srv: Running, game: str, seats: int, bots: list[str], **kw: Any) -> dict[str, Any]:
@@ -58,7 +59,7 @@ class SeatPage:
 
     @classmethod
     def open(cls, browser: Browser, name: str, phone: bool = False) -> SeatPage:
-        ctx = browser.new_context(viewport=PHONE if phone else {"width": 1200, "height": 900})
+        ctx = browser.new_context(viewport=PHONE if phone else DESK)
         page = ctx.new_page()
         page.set_default_timeout(STEP_TIMEOUT_MS)
         sp = cls(ctx, page, name)
@@ -124,11 +125,13 @@ class SeatPage:
 
     def main_text(self) -> str:
         """What the page says, without the ticking clock and the status line."""
-        return self.page.evaluate(
-            """() => { const m = document.querySelector('main').cloneNode(true);
+        return str(
+            self.page.evaluate(
+                """() => { const m = document.querySelector('main').cloneNode(true);
                  for (const n of m.querySelectorAll('#clock, #status')) n.remove();
                  return m.innerText; }"""
-        )  # type: ignore[no-any-return]
+            )
+        )
 
 
 def play_until_over(pages: list[SeatPage], extra: Iterable[SeatPage] = (), on_step: Any = None) -> None:

@@ -60,8 +60,12 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
 
     def shoot(sp: SeatPage) -> None:
         phase = sp.page.get_attribute("body", "data-phase") or ""
-        if phase.startswith("Night") and "night" not in taken:
-            taken.add("night")
+        night = phase.startswith("Night")
+        acting = bool(sp.page.query_selector("form.action-form"))
+        if night and ("night" not in taken or (acting and "night-act" not in taken)):
+            taken.add("night")  # the first night page, replaced by the first one with a choice to make
+            if acting:
+                taken.add("night-act")
             sp.page.screenshot(path=str(shots / "night.png"), full_page=True)
         if "vote" in phase and "vote" not in taken and sp.page.query_selector("form.action-form"):
             taken.add("vote")
@@ -92,7 +96,7 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
 def test_avalon_and_one_night_with_three_humans(browser: Browser, server: Running) -> None:
     for game, n in (("missions", 5), ("onenight", 4)):
         seats = [f"p{i}" for i in range(1, n + 1)]
-        made = create(server, game, n, seats[3:], timeout=0.6)
+        made = create(server, game, n, seats[3:], timeout=0.4)
         humans = _join(browser, server, made["table"], seats[:3])
         play_until_over(humans)
         for sp in humans:

@@ -29,7 +29,7 @@ from ..rooms import Hub, Room
 from ..storage import FINISHED, TableNotFound
 from .present import event_of, narration_of, present, words
 
-__all__ = ["routes", "STATIC", "MAX_UPLOAD_BYTES", "MAX_REPLAY_MOVES", "replay_view"]
+__all__ = ["routes", "present", "STATIC", "MAX_UPLOAD_BYTES", "MAX_REPLAY_MOVES", "replay_view"]
 
 STATIC: Final = Path(__file__).parent / "static"
 """The page assets, shipped inside the package (no build step)."""

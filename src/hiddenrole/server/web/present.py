@@ -208,7 +208,13 @@ def present(view: Mapping[str, Any], config: hr.Config, table_state: Mapping[str
             text = _fallback(e)
         events.append({"n": e.get("n", i), "text": text, "canceled": bool(e.get("canceled"))})
     chat = [
-        {"n": c.get("n", i), "sender": c["sender"], "text": c["text"], "phase": names.phase(c["phase"]), "round": c["round"]}
+        {
+            "n": c.get("n", i),
+            "sender": c["sender"],
+            "text": c["text"],
+            "phase": names.phase(c["phase"]),
+            "round": c["round"],
+        }
         for i, c in enumerate(view["chat"], 1)
     ]
     me = view.get("me")
@@ -235,7 +241,7 @@ def present(view: Mapping[str, Any], config: hr.Config, table_state: Mapping[str
             "role": names.role(p["role"]),
             "me": p["seat"] == seat,
             "turn": p["seat"] == view.get("turn"),
-            "teammate": bool(me) and p["seat"] in me["teammates"],
+            "teammate": p["seat"] in (me["teammates"] if me else ()),
             "spoke": p["seat"] in spoke,
         }
         for p in view["players"]

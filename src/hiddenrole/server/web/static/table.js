@@ -34,6 +34,7 @@ async function refresh() {
       document.body.dataset.over = p.over ? "1" : "0";
       document.body.dataset.phase = p.phase;
       document.body.dataset.ready = "1";
+      if (p.over) document.getElementById("host").hidden = true;
     } while (again);
   } catch (err) {
     announce(`The table could not be read: ${err.message}`, "error");
