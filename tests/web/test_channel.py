@@ -35,7 +35,9 @@ def twins(tmp_path: Path) -> Iterator[list[tuple[Running, str, str]]]:
             srv = Running(store, tcp=False, config=ServerConfig(allow_seeds=True))
             body = {"game": "werewolf", "seats": 9, "seed": seed, "timeout": 600, "bots": []}
             made = httpx.post(f"{srv.url}/api/tables", json=body, timeout=10).json()
-            tokens = [httpx.post(f"{srv.url}/api/tables/{made['table']}/join", json={}, timeout=10).json() for _ in range(9)]
+            tokens = [
+                httpx.post(f"{srv.url}/api/tables/{made['table']}/join", json={}, timeout=10).json() for _ in range(9)
+            ]
             worlds.append((srv, made["table"], tokens[0]["token"]))
         yield worlds
     finally:
