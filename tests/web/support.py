@@ -237,6 +237,8 @@ def leaks(payloads: Iterable[str], doms: Iterable[str], s: Secrets) -> list[str]
                 found.append(f"{v['seat']}'s role {v['role']} reached {s.seat}")
             if isinstance(k, str) and "center." in k and k.rsplit(".", 1)[-1] in s.hidden_slots:
                 found.append(f"centre card {k} reached {s.seat}")
+            if k == "center" and v in s.hidden_slots:
+                found.append(f"a look at centre card {v} reached {s.seat}")
     for html in doms:
         if seed in html:
             found.append("the seed in the page")

@@ -72,7 +72,7 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
             sp.page.screenshot(path=str(shots / "day-vote.png"), full_page=True)
         if phase.startswith("Day") and "say" not in taken and sp.page.is_visible("#say"):
             taken.add("say")
-            sp.page.fill("#say-text", f"I am {sp.name} and I trust nobody.")
+            sp.page.fill("#say-text", f"I am {sp.name} and I trust <b>nobody</b>.")
             sp.page.press("#say-text", "Enter")
 
     play_until_over(humans, [spectator], shoot)
@@ -82,8 +82,9 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
     humans[0].page.screenshot(path=str(shots / "reveal.png"), full_page=True)
     _reveal(spectator, seats)
     assert "say" in taken, "no human could speak by day"
-    said = [sp for sp in humans if "I trust nobody" in sp.page.inner_text("#chatlog")]
+    said = [sp for sp in humans if "I trust <b>nobody</b>." in sp.page.inner_text("#chatlog")]
     assert said, "a line said by day reached nobody"
+    assert all(not sp.page.query_selector("#chatlog b") for sp in humans), "chat text was read as HTML"
     log = final_log(server, table)
     for sp in [*humans, spectator]:
         check_no_leaks(sp, secrets_of(log, None if sp is spectator else sp.name))
@@ -115,3 +116,12 @@ def test_no_replay_and_no_log_during_play(server: Running) -> None:
         assert r.status_code == 409, (path, r.text)
     r = httpx.get(f"{server.url}/web/api/tables/{t}/seat", headers={"Authorization": "Bearer nope"}, timeout=10)
     assert r.status_code == 401
+
+
+def test_pages_load_only_their_own_scripts(server: Running) -> None:
+    for path in ("/", "/table/x", "/replay"):
+        r = httpx.get(server.url + path, timeout=10)
+        assert r.status_code == 200
+        csp = r.headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "connect-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert httpx.get(server.url + "/static/table.js", timeout=10).status_code == 200

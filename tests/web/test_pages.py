@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from hiddenrole.host.catalog import get
 from hiddenrole.server.serve import Running
@@ -54,15 +54,15 @@ def test_reload_mid_game_rejoins_the_seat_with_an_identical_page(browser: Browse
     t = made["table"]
     sp = _seated(browser, server, t, "p1")
     page = sp.page
-    page.wait_for_function("document.querySelectorAll('#log li').length >= 2", timeout=GAME_SECONDS * 1000)
+    page.locator("#log li").nth(1).wait_for(state="attached", timeout=GAME_SECONDS * 1000)
     _host(server, t, made["host_token"], "pause")
-    page.wait_for_function("document.getElementById('clock').textContent.includes('paused')")
+    expect(page.locator("#clock")).to_contain_text("paused")
     time.sleep(0.2)
     before = sp.main_text()
     version = page.get_attribute("body", "data-version")
     page.reload()
     sp.ready()
-    page.wait_for_function("document.getElementById('clock').textContent.includes('paused')")
+    expect(page.locator("#clock")).to_contain_text("paused")
     assert page.get_attribute("body", "data-version") == version
     assert sp.main_text() == before
     assert "You are p1" in before
@@ -84,7 +84,7 @@ def test_reload_mid_game_rejoins_the_seat_with_an_identical_page(browser: Browse
     _host(server, t, made["host_token"], "resume")
     n = len(sp.frames)
     server.call(server.hub.rooms[t].kick("p1", "test: connection dropped"))
-    page.wait_for_function("document.getElementById('status').textContent.includes('reconnecting')")
+    expect(page.locator("#status")).to_contain_text("reconnecting")
     deadline = time.monotonic() + 10
     while not any('"welcome"' in f for f in sp.frames[n:]):
         assert time.monotonic() < deadline, "the page did not reconnect"
@@ -125,6 +125,7 @@ def test_leak_checker_catches_seed_log_and_centre_cards() -> None:
     assert leaks(['{"x": 123456789}'], [], s)
     assert leaks(['{"log": {"header": {}}}'], [], s)
     assert leaks(['{"role_info": {"learn.center.0": "ON_SEER"}}'], [], s)
+    assert leaks(['{"data": {"center": "0", "card": "ON_SEER"}}'], [], s)
     assert leaks([], ["<p>You saw centre card 0: the Werewolf</p>"], s)
     assert leaks([], ['<li class="alive" data-seat="p2"><span>p2</span> Seer</li>'], s)
 
@@ -169,7 +170,7 @@ def test_replay_viewer_steps_through_a_finished_table(
     page.wait_for_selector("body[data-at='2']", state="attached")
     # as p1 saw it then: its own role only
     page.select_option("#seat", "p1")
-    page.wait_for_function("document.querySelector('#me').hidden === false")
+    page.wait_for_selector("#me:not([hidden])")
     mine = _table_at(log, 2).view("p1")
     for p in mine.players:
         card = page.inner_text(f"#seats li[data-seat='{p.seat}']")
@@ -225,9 +226,9 @@ def test_pages_are_labelled_and_fit_a_phone(browser: Browser, server: Running) -
     assert "You are p1" in page.inner_text("#who")
     # the creator holds the host token: the host's controls are on the page
     page.click("button[data-host='pause']")
-    page.wait_for_function("document.getElementById('clock').textContent.includes('paused')")
+    expect(page.locator("#clock")).to_contain_text("paused")
     page.click("button[data-host='resume']")
-    page.wait_for_function("!document.getElementById('clock').textContent.includes('paused')")
+    expect(page.locator("#clock")).not_to_contain_text("paused")
     sp.context.close()
 
 
@@ -246,6 +247,6 @@ def test_a_refusal_shows_the_servers_message(
     monkeypatch.setattr(web_routes, "present", offers_too_much)
     sp = _seated(browser, server, made["table"], "p1")
     sp.page.click("button[data-act='FLY']")
-    sp.page.wait_for_function("document.getElementById('status').textContent.startsWith('Refused:')")
+    expect(sp.page.locator("#status")).to_contain_text("Refused:")
     assert "FLY" in sp.page.inner_text("#status") or "skill" in sp.page.inner_text("#status")
     sp.context.close()

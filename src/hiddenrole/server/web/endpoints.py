@@ -35,8 +35,18 @@ STATIC: Final = Path(__file__).parent / "static"
 """The page assets, shipped inside the package (no build step)."""
 MAX_UPLOAD_BYTES: Final = 4 * 1024 * 1024
 """Largest log file the replay viewer accepts, in bytes."""
-MAX_REPLAY_MOVES: Final = 20_000
-"""Most moves a replayed log may hold (each step replays from the start)."""
+MAX_REPLAY_MOVES: Final = 5_000
+"""Most moves a replayed log may hold (each step replays from the start; games hold a few hundred)."""
+PAGE_HEADERS: Final = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Pages load only their own scripts and styles, talk only to this server, and are never framed."""
 GOD: Final = "god"
 """The replay viewer's name for the full view (every role, every event)."""
 
@@ -62,7 +72,7 @@ def _bearer(request: Request) -> str:
 
 def _page(name: str) -> Any:
     async def handler(request: Request) -> Response:
-        return FileResponse(STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+        return FileResponse(STATIC / name, media_type="text/html", headers=PAGE_HEADERS)
 
     return handler
 
