@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -25,6 +26,10 @@ def _join(browser: Browser, srv: Running, table: str, seats: list[str]) -> list[
     return pages
 
 
+IDENTIFIER = re.compile(r"\b[A-Z]{2,}_[A-Z_]+\b")
+"""An internal identifier (MS_ASSASSIN, NIGHT_WOLF): the pages show the game's words instead."""
+
+
 def _reveal(sp: SeatPage, seats: list[str]) -> None:
     sp.page.wait_for_selector("#reveal table.reveal")
     rows = sp.page.query_selector_all("#reveal tbody tr")
@@ -32,6 +37,10 @@ def _reveal(sp: SeatPage, seats: list[str]) -> None:
     for r in rows:
         role = r.query_selector_all("td")[0].inner_text()
         assert role and role != "?" and "_" not in role, role  # a display name, not an identifier
+    text = sp.page.inner_text("main")
+    assert sp.page.locator("#log li").count() >= 2
+    assert not IDENTIFIER.search(text), IDENTIFIER.search(text)
+    assert "=" not in sp.page.inner_text("#log"), "raw event data in the log"
 
 
 def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, server: Running, shots: Path) -> None:

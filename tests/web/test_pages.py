@@ -213,12 +213,28 @@ def test_pages_are_labelled_and_fit_a_phone(browser: Browser, server: Running) -
         )
         assert unlabelled == [], unlabelled
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    # keyboard only: tab to the create button and press Enter
+    # the form is the option schema: every option with its default and its bounds
+    games = {g["name"]: g for g in httpx.get(f"{server.url}/api/games", timeout=10).json()["games"]}
     page.select_option("#game", "onenight")
+    for name, prop in games["onenight"]["options"]["properties"].items():
+        control = page.locator(f"[data-option='{name}']")
+        if prop["type"] == "boolean":
+            assert control.is_checked() == prop["default"], name
+        else:
+            assert control.input_value() == str(prop["default"]), name
+        if prop["type"] == "integer":
+            assert control.get_attribute("min") == str(prop["minimum"]), name
+            assert control.get_attribute("max") == str(prop["maximum"]), name
+    # keyboard only: change an option with the space bar, then Enter on the create button
     page.fill("#seats", "3")
     page.dispatch_event("#seats", "input")
+    page.focus("[data-option='minion-clause']")
+    page.keyboard.press("Space")
     page.focus("#create-button")
-    page.keyboard.press("Enter")
+    with page.expect_request("**/api/tables") as req:
+        page.keyboard.press("Enter")
+    body = req.value.post_data_json
+    assert body["options"] == {"minion-clause": True} and body["seats"] == 3 and body["bots"] == ["p2", "p3"]
     page.wait_for_url("**/table/**")
     sp.ready()
     page.wait_for_selector("body[data-version]", state="attached")

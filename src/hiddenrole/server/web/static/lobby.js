@@ -8,18 +8,25 @@ function seatNames(n) {
   return Array.from({ length: n }, (_, i) => `p${String(i + 1).padStart(width, "0")}`);
 }
 
+/** "witch-can-save-self" -> "Witch can save self". */
+function words(name) {
+  const text = name.replace(/[-_]+/g, " ").trim().toLowerCase();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** One control per option: checkbox for booleans, bounded number for integers, choice list for strings. */
-function optionControl(name, prop) {
-  const id = `opt-${name}`;
+function optionControl(optionName, prop) {
+  const id = `opt-${optionName}`;
+  const name = words(optionName);
   const title = prop.description || "";
   if (prop.type === "boolean") {
-    return el("label", { for: id, title }, el("input", { id, name, type: "checkbox", checked: prop.default === true, "data-option": name }), name);
+    return el("label", { for: id, title }, el("input", { id, type: "checkbox", checked: prop.default === true, "data-option": optionName }), name);
   }
   if (prop.type === "integer") {
     return el("label", { for: id, title }, name,
-      el("input", { id, name, type: "number", step: 1, min: prop.minimum, max: prop.maximum, value: prop.default, required: true, "data-option": name }));
+      el("input", { id, type: "number", step: 1, min: prop.minimum, max: prop.maximum, value: prop.default, required: true, "data-option": optionName }));
   }
-  const select = el("select", { id, name, "data-option": name },
+  const select = el("select", { id, "data-option": optionName },
     (prop.enum || []).map((v) => el("option", { value: v, selected: v === prop.default }, v)));
   return el("label", { for: id, title }, name, select);
 }
