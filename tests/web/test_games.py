@@ -90,6 +90,7 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
         _reveal(sp, seats)
     humans[0].page.screenshot(path=str(shots / "reveal.png"), full_page=True)
     _reveal(spectator, seats)
+    spectator.page.screenshot(path=str(shots / "phone-spectator.png"), full_page=True)
     assert "say" in taken, "no human could speak by day"
     said = [sp for sp in humans if "I trust <b>nobody</b>." in sp.page.inner_text("#chatlog")]
     assert said, "a line said by day reached nobody"
