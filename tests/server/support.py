@@ -229,4 +229,9 @@ class ManualClock:
             due = [w for w in self._waiters if w[0] <= self.t]
             self._waiters = [w for w in self._waiters if w[0] > self.t]
         for _, loop, fut in due:
-            loop.call_soon_threadsafe(lambda f=fut: None if f.done() else f.set_result(None))
+            loop.call_soon_threadsafe(_wake, fut)
+
+
+def _wake(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)

@@ -115,7 +115,9 @@ def run_twins(a: World, b: World) -> tuple[str | None, int]:
     ticks_b = [t for t, _ in b.public[:k]]
     if ticks_a != ticks_b:
         return f"the same public facts arrived at different ticks: {ticks_a} vs {ticks_b}", 0
-    public_tick = min(a.public[k][0] if k < len(a.public) else TICKS + 1, b.public[k][0] if k < len(b.public) else TICKS + 1)
+    public_tick = min(
+        a.public[k][0] if k < len(a.public) else TICKS + 1, b.public[k][0] if k < len(b.public) else TICKS + 1
+    )
     mine_a = [f for f in a.frames if f[0] < public_tick]
     mine_b = [f for f in b.frames if f[0] < public_tick]
     if mine_a != mine_b:
@@ -130,7 +132,9 @@ def test_a_seat_cannot_tell_twin_deals_apart_on_the_wire(worlds: tuple[World, Wo
     assert compared >= 5, "too little play before the public divergence to compare"
 
 
-def test_planted_early_end_of_secret_phases_is_caught(worlds: tuple[World, World], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_early_end_of_secret_phases_is_caught(
+    worlds: tuple[World, World], monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = hostapi.Game.facts
 
     def leaky(self: Any) -> hostapi.PhaseFacts:

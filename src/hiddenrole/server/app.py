@@ -224,11 +224,11 @@ class Lobby:
             return _fail(400, wire.BAD_MESSAGE, f"bot_delay is [low, high] within 0..{MAX_BOT_DELAY} seconds")
         if body.takeover is not None and not 0 <= body.takeover <= MAX_TIMEOUT:
             return _fail(400, wire.BAD_MESSAGE, f"takeover is 0..{MAX_TIMEOUT} seconds")
-        table_id = secrets.token_urlsafe(12)
         try:
-            game = await asyncio.to_thread(Game.open, body.game, seats, body.options, body.seed, table_id)
+            game = await asyncio.to_thread(Game.open, body.game, seats, body.options, body.seed)
         except hr.GameError as exc:
             return _fail(400, exc.code, exc.message)
+        table_id = game.id
         unknown = sorted(set(body.bots) - set(game.seats))
         if unknown:
             return _fail(400, "SEAT_NOT_FOUND", f"no seats {unknown} at this table")
@@ -326,7 +326,12 @@ class Lobby:
             if room.status != FINISHED:
                 return _fail(409, wire.TABLE_NOT_OVER, "a table's log is shown once it is finished")
             log = room.game.log()
-        return _json({"log": log.to_dict(), "outcome": None if log.end is None or log.end.outcome is None else log.end.outcome.to_dict()})
+        return _json(
+            {
+                "log": log.to_dict(),
+                "outcome": None if log.end is None or log.end.outcome is None else log.end.outcome.to_dict(),
+            }
+        )
 
     async def host(self, request: Request) -> Response:
         room = await self._room(request)
@@ -428,7 +433,7 @@ def openapi_document() -> dict[str, Any]:
     def op(summary: str, **extra: Any) -> dict[str, Any]:
         return {"summary": summary, "responses": {"200": {"description": "JSON"}}, **extra}
 
-    bearer = [{"bearer": []}]
+    bearer: list[dict[str, list[str]]] = [{"bearer": []}]
     return {
         "openapi": "3.1.0",
         "info": {"title": "hiddenrole lobby", "version": "1"},

@@ -11,6 +11,7 @@ how long a bot takes says nothing about its role.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -101,10 +102,8 @@ class Bot:
         self.room.detach(self)
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     def _delay(self, view: dict[str, Any], attempt: int) -> float:
         """Seconds to wait: a function of public facts and the bot seed only."""

@@ -11,7 +11,7 @@ compare-and-set, and never reaches a seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import hiddenrole as hr
@@ -77,9 +77,15 @@ class Game:
         self.readers: tuple[Reader, ...] = (*table.seats, SPECTATOR)
         self._heard: dict[Reader, list[HostNotice]] = {}
         for reader in self.readers:
-            table.subscribe(reader, lambda n, r=reader: self._heard.setdefault(r, []).append(n))
+            table.subscribe(reader, self._hearer(reader))
         self.phase_serial = 0
         """Phases entered since the table opened (a phase entered again counts again)."""
+
+    def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
+        def hear(notice: HostNotice) -> None:
+            self._heard.setdefault(reader, []).append(notice)
+
+        return hear
 
     # ------------------------------------------------------------------ building
 
@@ -90,8 +96,9 @@ class Game:
         seats: int,
         options: Mapping[str, object] | None,
         seed: int | None,
-        table_id: str,
+        table_id: str | None = None,
     ) -> Game:
+        """A new table; without ``table_id`` the host draws a random one (never derived from the seed)."""
         return cls(Table.open(definition(game), seats, options, seed, table_id=table_id))
 
     @classmethod
@@ -167,7 +174,9 @@ class Game:
         if public and not status.over:
             ready = self._table.readiness()
             all_acted = bool(ready.acted) and not ready.pending and not ready.optional
-        return PhaseFacts(status.phase, status.round, status.over, config.phase_timeout(status.phase), public, all_acted)
+        return PhaseFacts(
+            status.phase, status.round, status.over, config.phase_timeout(status.phase), public, all_acted
+        )
 
     # ------------------------------------------------------------------ moving
 

@@ -15,6 +15,7 @@ deadline; a phase open to every living seat may end as soon as all have acted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -214,7 +215,12 @@ class Room:
         return msg
 
     def view_message(self, reader: Reader) -> dict[str, Any]:
-        return {"type": "view", "version": self.game.version(reader), **self.table_state(), "view": self.game.view(reader)}
+        return {
+            "type": "view",
+            "version": self.game.version(reader),
+            **self.table_state(),
+            "view": self.game.view(reader),
+        }
 
     # ------------------------------------------------------------------ connections
 
@@ -423,10 +429,8 @@ class Room:
         self._wake.set()
         if self._timer is not None:
             self._timer.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._timer
-            except (asyncio.CancelledError, Exception):
-                pass
             self._timer = None
 
     async def _run_deadlines(self) -> None:
@@ -445,9 +449,9 @@ class Room:
             if sleeper not in done:
                 continue
             async with self.lock:
-                if self.deadline == deadline and self.status != PAUSED and not self.game.over:
-                    if await self._host_end_phase():
-                        await self._settle()
+                due = self.deadline == deadline and self.status != PAUSED and not self.game.over
+                if due and await self._host_end_phase():
+                    await self._settle()
 
     # ------------------------------------------------------------------ host actions
 
@@ -508,7 +512,6 @@ class Room:
             await asyncio.to_thread(self.hub.store.set_status, self.id, FINISHED)
             self._wake.set()
             self.broadcast_state()
-
 
 
 class Hub:

@@ -124,7 +124,16 @@ class Running:
     def _run(self) -> None:
         try:
             asyncio.run(
-                serve(self.store, "127.0.0.1", 0, 0 if self.tcp else None, self.config, self.clock, self._started, self._box)
+                serve(
+                    self.store,
+                    "127.0.0.1",
+                    0,
+                    0 if self.tcp else None,
+                    self.config,
+                    self.clock,
+                    self._started,
+                    self._box,
+                )
             )
         except BaseException as exc:  # reported by __post_init__ or stop
             self._error = exc
@@ -166,7 +175,9 @@ def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
-        task = loop.create_task(serve(store, host, port, tcp, ServerConfig(allowed_origins=tuple(origins)), None, started, box))
+        task = loop.create_task(
+            serve(store, host, port, tcp, ServerConfig(allowed_origins=tuple(origins)), None, started, box)
+        )
         while not started.is_set() and not task.done():
             await asyncio.sleep(0.01)
         if task.done():
@@ -194,4 +205,3 @@ def running(store: Store, **kw: Any) -> Iterator[Running]:
         yield r
     finally:
         r.stop()
-

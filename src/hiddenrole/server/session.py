@@ -8,6 +8,7 @@ WebSocket and TCP protocols have exactly the same semantics.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -102,10 +103,8 @@ class Session:
             if not self.closing:
                 self.outbox.put_nowait(None) if self.outbox.empty() else None
             writer.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
-            except (asyncio.CancelledError, Exception):
-                pass
 
     async def _read(self, messages: AsyncIterator[bytes | str]) -> None:
         it = messages.__aiter__()
@@ -116,7 +115,7 @@ class Session:
                     raw = await asyncio.wait_for(it.__anext__(), max(0.0, hello_by - time.monotonic()))
                 else:
                     raw = await it.__anext__()
-            except (StopAsyncIteration, asyncio.TimeoutError):
+            except (TimeoutError, StopAsyncIteration):
                 return
             await self.handle(raw)
             if self.strikes > MAX_STRIKES:
