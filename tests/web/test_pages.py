@@ -234,6 +234,7 @@ def test_pages_are_labelled_and_fit_a_phone(browser: Browser, server: Running) -
     with page.expect_request("**/api/tables") as req:
         page.keyboard.press("Enter")
     body = req.value.post_data_json
+    assert body is not None
     assert body["options"] == {"minion-clause": True} and body["seats"] == 3 and body["bots"] == ["p2", "p3"]
     page.wait_for_url("**/table/**")
     sp.ready()
