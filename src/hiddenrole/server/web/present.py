@@ -201,7 +201,10 @@ def present(view: Mapping[str, Any], config: hr.Config, table_state: Mapping[str
     for i, e in enumerate(view["events"], 1):
         text: str | None
         if describe is not None:
-            text = describe(event_of(e), pv)
+            try:
+                text = describe(event_of(e), pv)
+            except (TypeError, AttributeError, KeyError, ValueError):  # a narrator's bug must not blank the page
+                text = _fallback(e)
             if text is None:
                 continue
         else:
