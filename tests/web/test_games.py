@@ -53,7 +53,7 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
     page.dispatch_event("#seats", "input")
     for s in ("p2", "p3"):
         page.uncheck(f"#bot-{s}")
-    page.fill("#timeout", "0.6")
+    page.fill("#timeout", "0.8")
     page.fill("#bot-delay", "0.02")
     page.screenshot(path=str(shots / "lobby.png"), full_page=True)
     page.click("#create-button")
@@ -107,7 +107,7 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
 def test_avalon_and_one_night_with_three_humans(browser: Browser, server: Running) -> None:
     for game, n in (("missions", 5), ("onenight", 4)):
         seats = [f"p{i}" for i in range(1, n + 1)]
-        made = create(server, game, n, seats[3:], timeout=0.4)
+        made = create(server, game, n, seats[3:], timeout=0.5)
         humans = _join(browser, server, made["table"], seats[:3])
         play_until_over(humans)
         for sp in humans:
