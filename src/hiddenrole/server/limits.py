@@ -44,3 +44,7 @@ MAX_BOT_DELAY: Final = 60.0
 """Longest bot delay a table may set."""
 SHUTDOWN_GRACE: Final = 5.0
 """Seconds graceful shutdown waits for moves in flight."""
+STORAGE_THREADS: Final = 32
+"""Threads that run storage calls (each blocks until its database has answered)."""
+SWITCH_INTERVAL: Final = 0.0005
+"""The interpreter's thread switch interval under ``hiddenrole serve`` (seconds; Python's default is 0.005)."""

@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import uvicorn
 
 from .app import ServerConfig, create_app
-from .limits import MAX_FRAME_BYTES, SHUTDOWN_GRACE
+from .limits import MAX_FRAME_BYTES, SHUTDOWN_GRACE, STORAGE_THREADS, SWITCH_INTERVAL
 from .rooms import Clock, Hub
 from .storage import Store, open_store
 from .tcp import serve_tcp
@@ -72,6 +73,9 @@ async def serve(
     box: dict[str, Any] | None = None,
 ) -> None:
     """Run until told to stop (SIGINT/SIGTERM, or ``box['server'].should_exit``)."""
+    # Storage calls run on threads; PostgreSQL commits in parallel (and shares WAL flushes), so
+    # give it more than the default handful of threads.
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(STORAGE_THREADS, "hiddenrole-store"))
     hub = Hub(store, clock)
     app = create_app(store, config, hub)
     server = _uvicorn(app, host, port)
@@ -169,6 +173,9 @@ def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str
     if json_logs:
         handler.setFormatter(JsonLogs())
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+    # Storage calls finish on worker threads; with the default 5 ms GIL switch interval each
+    # hand-back to the busy event loop can wait that long, which dominated acknowledgement latency.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     store = open_store(db)
     started = threading.Event()
     box: dict[str, Any] = {}
