@@ -262,4 +262,6 @@ def check_no_leaks(sp: SeatPage, s: Secrets) -> None:
     assert s.hidden_seats, f"{s.seat} knew every role: nothing to check"
     problems = leaks(pre + bodies, sp.doms, s)
     assert not problems, problems[:5]
-    assert pre and sp.doms, "nothing was recorded"
+    assert pre and sp.doms, (
+        f"nothing was recorded for {sp.name}: {len(sp.frames)} frames, over at {sp.over_at}, {len(sp.doms)} pages"
+    )
