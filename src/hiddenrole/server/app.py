@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import hiddenrole as hr
 from hiddenrole.host import GameDefinition, Option, OptionKind
 
-from . import wire
+from . import web, wire
 from .bots import Bot
 from .hostapi import Game, definition, game_names
 from .limits import DEFAULT_BOT_DELAY, MAX_BOT_DELAY, MAX_HTTP_BODY_BYTES, MAX_TABLES_LISTED, MAX_TIMEOUT, MIN_TIMEOUT
@@ -515,6 +515,7 @@ def create_app(store: Store, config: ServerConfig | None = None, hub: Hub | None
         Route("/metrics", lobby.metrics),
         Route("/openapi.json", lobby.openapi),
         WebSocketRoute("/ws", lobby.websocket),
+        *web.routes(),  # the browser client (hiddenrole.server.web)
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
