@@ -274,7 +274,8 @@ def test_the_log_and_seed_are_never_sent_during_play(server: Running, store: Sto
         seat.absorb(await c.hello(table, me["token"], views=True))
         await seat.play(asyncio.get_running_loop().time() + 20, stop_after=3)
         with http(server) as h:
-            assert h.get(f"/api/tables/{table}/log").status_code == 409
+            # the bots may have finished the game meanwhile: only then may the log be served
+            assert h.get(f"/api/tables/{table}/log").status_code == (200 if server.hub.rooms[table].game.over else 409)
             spect = h.get(f"/api/tables/{table}/spectate").content
         await c.send(type="view")
         await c.until("view")
