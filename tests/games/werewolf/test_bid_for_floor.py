@@ -200,3 +200,15 @@ def test_R27_is_a_host_option_and_narrated() -> None:
     assert nar.describe(closed, None) == "The day's 8 speaking turns are used up: the vote follows."
     assert ww.announcement(ww.DAY, bid_for_floor=True) == ww.BID_DAY_ANNOUNCEMENT
     assert ww.announcement(ww.DAY_FLOOR, bid_for_floor=True) == ww.FLOOR_ANNOUNCEMENT
+
+
+def test_R27_a_host_table_plays_a_bid_for_day_and_refuses_both_day_modes() -> None:
+    from hiddenrole import host
+    from hiddenrole.gamedef import InvalidOptions
+
+    d = ww_hosting.DEFINITION
+    t = host.Table.open(d, 6, {"bid-for-floor": True, "floor-turns": 2}, seed=1)
+    assert t.rules.version == ww.version_of(ww.Switches(bid_for_floor=True, floor_turns=2))
+    with pytest.raises(InvalidOptions) as info:
+        host.Table.open(d, 6, {"bid-for-floor": True, "ordered-day": True}, seed=1)
+    assert info.value.option == "bid-for-floor"

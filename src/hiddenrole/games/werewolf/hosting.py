@@ -67,6 +67,8 @@ SWITCH_OPTIONS: dict[str, str] = {
 def switches(options: Settings) -> werewolf.Switches:
     """The house rules the options ask for."""
     chosen: dict[str, Any] = {field: options.flag(name) for name, field in SWITCH_OPTIONS.items()}
+    if chosen["ordered_day"] and chosen["bid_for_floor"]:
+        raise InvalidOptions("option 'bid-for-floor': the day is either ordered or bid for, not both", "bid-for-floor")
     return werewolf.Switches(
         victory_mode=VICTORY[options.text("victory-mode")], floor_turns=options.number("floor-turns"), **chosen
     )
