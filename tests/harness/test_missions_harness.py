@@ -9,12 +9,17 @@ of every role in every chunk.
 Declared public: the assassination's result (M16). Whether the named player was
 Merlin is announced to the table, so from that event on two deals that place Merlin
 differently may look different.
+
+Evil seats learn their fellows as role info, not as kernel teammates (M4), so an evil
+viewer's side is that seat alone. The twin deal (:func:`evil_swap_first`) is, for half
+the viewers, two other evil seats trading roles: H then checks that no evil seat ever
+learns which role a fellow holds.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -63,6 +68,26 @@ def _composition(rng: random.Random, players: int) -> tuple[str, ...]:
 def setup(rng: random.Random) -> et.Game:
     players = rng.randint(ms.MIN_PLAYERS, ms.MAX_PLAYERS)
     return et.Game(ms.rules(), et.deal(rng, list(_composition(rng, players))))
+
+
+EVIL_SWAP_SHARE = 0.5
+"""Chance that a viewer's first candidate twin is two other evil seats trading roles."""
+
+
+def evil_swap_first(game: et.Game, side: frozenset[str], rng: random.Random) -> Iterable[et.Game]:
+    """Candidate twins: sometimes first a swap of two evil roles outside the side, then
+    :func:`hiddenrole.enginetest.permute_others`. Random permutations rarely keep an evil
+    viewer's start view (its fellows' seats), so without the swap H would hardly ever
+    compare deals that differ only in which evil role sits where."""
+    if rng.random() < EVIL_SWAP_SHARE:
+        seats = list(game.seats)
+        evil = [i for i, (pid, role) in enumerate(seats) if pid not in side and ms.camp_of(role) == ms.EVIL]
+        pairs = [(a, b) for a in evil for b in evil if a < b and seats[a][1] != seats[b][1]]
+        if pairs:
+            a, b = rng.choice(pairs)
+            seats[a], seats[b] = (seats[a][0], seats[b][1]), (seats[b][0], seats[a][1])
+            yield et.Game(game.rules, tuple(seats), game.engine_type)
+    yield from et.permute_others(game, side, rng)
 
 
 def find_merlin(turn: et.Turn, pid: str, skill: hr.SkillType, targets: tuple[str, ...]) -> tuple[str, ...]:
@@ -134,6 +159,7 @@ def spec_for(chunk: Chunk) -> et.Spec:
             games=chunk.leak_games,
             public=(ASSASSINATION_RESULT,),
             chat=et.default_chat,
+            twin=evil_swap_first,
         ),
     )
 

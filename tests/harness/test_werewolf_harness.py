@@ -7,7 +7,13 @@ Three families of tables, each on boards of 6 to 12 players:
   announced death causes and the ordered day included) away from its default two
   times in three;
 * ``werewolf-ext``: the idiot and/or the wolf king on top, under default or random
-  switches.
+  switches;
+* ``werewolf-bids``: a small chunk with the day bid for (``bid_for_floor``, R27), the
+  other switches at random. The house family leaves the discussion-mode fields
+  (:data:`OWN_FAMILY`) alone, so its games are what they were before that switch.
+
+A bid for the floor is private and declared nowhere: who takes the floor is public,
+and it must follow from the bids and the seats alone.
 
 What the table makes public on purpose is declared from the ruleset itself:
 :func:`werewolf.disclosing_events` (the seer's check, the end of the game), each
@@ -86,14 +92,23 @@ def _rules(switches: ww.Switches, extensions: tuple[ww.Extension, ...]) -> hr.Ru
     return ww.rules(switches, extensions=extensions)
 
 
+OWN_FAMILY = ("bid_for_floor", "floor_turns")
+"""Switches the house family keeps at their defaults: ``werewolf-bids`` plays them."""
+FLOOR_TURNS = (1, 4)
+"""Speaking turns per day at the ``werewolf-bids`` tables (few, so the vote comes soon)."""
+
+
 def _random_switches(rng: random.Random) -> ww.Switches:
     """Every switch at random: each one away from its default with probability ``HOUSE_FLIP``.
 
-    Read from the dataclass, so a switch added to the ruleset is flipped here too.
+    Read from the dataclass, so a switch added to the ruleset is flipped here too, unless
+    it is one of :data:`OWN_FAMILY` (which draw nothing, keeping the house games as they were).
     """
     default = ww.Switches()
     values: dict[str, object] = {}
     for f in dataclasses.fields(ww.Switches):
+        if f.name in OWN_FAMILY:
+            continue
         flip = rng.random() < HOUSE_FLIP
         if f.name == "victory_mode":
             values[f.name] = ww.TOWN_WIPE if flip else ww.SIDE_WIPE
@@ -123,6 +138,14 @@ def setup_default(rng: random.Random) -> et.Game:
 
 def setup_house(rng: random.Random) -> et.Game:
     return _game(rng, _random_switches(rng), ())
+
+
+def setup_bids(rng: random.Random) -> et.Game:
+    """R27: the day bid for, under otherwise random house rules (the ordered day is the other mode)."""
+    switches = dataclasses.replace(
+        _random_switches(rng), ordered_day=False, bid_for_floor=True, floor_turns=rng.randint(*FLOOR_TURNS)
+    )
+    return _game(rng, switches, ())
 
 
 def setup_extensions(rng: random.Random) -> et.Game:
@@ -241,6 +264,8 @@ def labeler(engine: hr.Engine, effects: tuple[hr.Effect, ...]) -> Iterator[str]:
                 yield "protect:self"
         elif e.type == ww.DAWN:
             yield from _dawn_labels(engine, e)
+        elif e.type == ww.FLOOR_CLOSED:
+            yield f"floor:closed:{e.data.get('why', '')}"
     witches = {e.source for e in done if e.type == ww.SAVE} & {e.source for e in done if e.type == ww.POISON}
     if witches:
         yield "potions:both-in-one-night"
@@ -286,6 +311,17 @@ HOUSE_ONLY = (
     "dawn:guarded+saved:died",
 )
 EXTENSION_ONLY = (idiot.IDIOT_REVEALED, f"shot-by:{wolfking.WOLF_KING}")
+BIDS_SEE = (
+    "won:GOOD",
+    "won:EVIL",
+    ww.FLOOR,
+    ww.SPEECH_ENDED,
+    f"floor:closed:{ww.TURNS_USED}",
+    f"phase:{ww.DAY_FLOOR}",
+    ww.ELIMINATE,
+    ww.DAWN,
+)
+"""The small bids chunk proves the bid-for-the-floor day only (COMMON needs bigger chunks)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -304,8 +340,11 @@ FAMILIES = {
     "werewolf-ext": Family(
         setup_extensions, ALL_ROLES, declarations(EXTENSIONS, disclosure_switches=True), COMMON + EXTENSION_ONLY
     ),
+    "werewolf-bids": Family(setup_bids, CORE_ROLES, declarations((), disclosure_switches=True), BIDS_SEE),
 }
 
+BIDS_GAMES = 40
+"""One small chunk: the bid-for-the-floor day is a discussion mode, the rest is the house family's."""
 H_SHARE = 1
 """H runs on one game in ``H_SHARE`` of each chunk (1: every game, as the werewolf issue asks;
 H costs about twice A-G, so 2 would halve the run's time)."""
@@ -315,6 +354,7 @@ CHUNKS = [
     # third of the time), so its chunks are bigger to keep every chunk's must_see safe.
     *chunks("werewolf-house", 100_000, 600, 200, 200 // H_SHARE),
     *chunks("werewolf-ext", 200_000, 400, 100, 100 // H_SHARE),
+    *chunks("werewolf-bids", 300_000, BIDS_GAMES, BIDS_GAMES, BIDS_GAMES),
 ]
 
 
@@ -377,3 +417,31 @@ def test_h_sees_a_seer_check_that_tells_more_than_the_camp() -> None:
     chunk = next(c for c in CHUNKS if c.family == "werewolf")
     err = planted_leak_found(with_planted_leak(spec_for(chunk), check_names_the_role, games=20))
     assert "role" in str(err)
+
+
+def wolves_never_pass(rules: hr.Rules) -> hr.Rules:
+    """Planted leak: a werewolf who does not bid counts as bidding 1, not 0 (R27 says 0)."""
+    inner = rules.resolvers[ww.DAY]
+    assert callable(inner)
+
+    def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+        bidders = {u.player_id for u in uses if u.skill == ww.BID}
+        wolves = [p.id for p in view.alive_players() if p.vars.get(ww.VAR_CAMP) == ww.EVIL and p.id not in bidders]
+        return list(inner((*uses, *(hr.SkillUse(w, ww.BID, ("1",)) for w in wolves)), view) or ())
+
+    return dataclasses.replace(rules, resolvers={**rules.resolvers, ww.DAY: resolve})
+
+
+def test_h_sees_a_floor_that_depends_on_roles() -> None:
+    chunk = next(c for c in CHUNKS if c.family == "werewolf-bids")
+    spec = spec_for(chunk)
+    setup = spec.setup
+
+    def leaky(rng: random.Random) -> et.Game:
+        game = setup(rng)
+        return et.Game(wolves_never_pass(game.rules), game.seats, game.engine_type)
+
+    assert spec.leaks is not None
+    leaks = dataclasses.replace(spec.leaks, games=10)
+    err = planted_leak_found(dataclasses.replace(spec, setup=leaky, games=10, must_see=(), leaks=leaks))
+    assert ww.FLOOR in str(err)

@@ -168,7 +168,7 @@ def test_what_merlin_percival_and_evil_know() -> None:
         "You are p4, Percival; you play for Good. Merlin and Morgana are p1 and p5, and you cannot tell which is which."
     )
     assert nar.identity(_view("p2")) == (
-        "You are p2, Assassin; you play for Evil. Your fellow evil players: p5. Known cards: p5 is Morgana."
+        "You are p2, Assassin; you play for Evil. Your fellow evil players are p5; you are not told their roles."
     )
 
 

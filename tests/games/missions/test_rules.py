@@ -60,7 +60,7 @@ def test_m02_merlin_sees_evil_except_mordred() -> None:
     engine = ms.engine_from_seats(MORDRED7)
     assert dict(engine.player_view("p1").role_info) == {ms.KEY_EVIL: "p5,p7"}
     assert engine.player_view("p1").teammates == ()
-    for pid in ("p2", "p5", "p6"):
+    for pid in ("p2", "p3", "p4"):  # servants; evil seats learn their fellows (M4)
         assert dict(engine.player_view(pid).role_info) == {}
 
 
@@ -93,8 +93,10 @@ def test_m04_evil_teammates_except_oberon() -> None:
     view = board(MORDRED7).view()
     assert ms.teammates("p7", view) == ("p5", "p6")
     engine = ms.engine_from_seats(AVALON7)
-    seen = {p.id: p.role for p in engine.player_view("p5").players if p.role}
-    assert seen == {"p5": ms.ASSASSIN, "p6": ms.MORGANA}
+    # Who is evil, as role info; never which role (no seat's view shows another's card).
+    assert dict(engine.player_view("p5").role_info) == {ms.KEY_FELLOW_EVIL: "p6"}
+    assert {p.id: p.role for p in engine.player_view("p5").players if p.role} == {"p5": ms.ASSASSIN}
+    assert engine.player_view("p5").teammates == ()
     assert {p.id for p in engine.player_view("p7").players if p.role} == {"p7"}
 
 

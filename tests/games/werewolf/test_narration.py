@@ -20,11 +20,15 @@ WORDS = vocabulary(ww_vocab, idiot, wolfking)
 
 
 def _engine(seed: int) -> hr.Engine:
-    """A 12-seat game with both extensions; every other game orders the day or tells causes."""
+    """A 12-seat game with both extensions; every other game orders the day or bids for the floor
+    (seeds 2, 6, ...), every third tells causes."""
     cards = list(ww.board(12))
     cards[cards.index(ww.VILLAGER)] = idiot.IDIOT
     cards[cards.index(ww.WEREWOLF)] = wolfking.WOLF_KING
-    switches = ww.Switches(ordered_day=seed % 2 == 0, announce_death_causes=seed % 3 == 0)
+    bids = seed % 4 == 2
+    switches = ww.Switches(
+        ordered_day=seed % 2 == 0 and not bids, bid_for_floor=bids, announce_death_causes=seed % 3 == 0
+    )
     return ww.new_game(cards, seed, switches=switches, extensions=(idiot.EXTENSION, wolfking.EXTENSION), start=False)
 
 

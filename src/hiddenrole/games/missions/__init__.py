@@ -22,8 +22,9 @@ M1  A table has 5 to 10 players and exactly 2, 2, 3, 3, 3, 4 evil seats (for 5..
 M2  Merlin sees every evil player except Mordred (Oberon included): role info ``evil``.
 M3  Percival sees Merlin and Morgana as one sorted list, not which is which: role
     info ``merlin_or_morgana``.
-M4  Evil players are teammates (they see each other's roles), except Oberon, who sees
-    no one and whom no evil player sees. Good players have no teammates.
+M4  Evil players know who the other evil players are, not which role each holds:
+    role info ``fellow_evil`` lists their ids. Oberon sees no one and no evil player
+    sees him. Nobody has kernel teammates, so no view ever shows another seat's role.
 M5  The game opens in ``MS_REVEAL`` (eyes open; nothing to submit). Then the first
     seat in id order leads mission 1.
 M6  Nomination: in ``MS_PROPOSE_<k>`` only the leader may act, with one ``MS_NOMINATE``
@@ -68,7 +69,7 @@ Everyone sees: every seat id (all alive, always), the phase and round, the leade
 every nomination, every ballot, each mission's result with its fail count and team,
 the rejection count, the assassin's target and whether it hit, the end of the game.
 Each player alone sees: their own role and camp, their role info (Merlin, Percival),
-their evil teammates (M4), their own refused fail. Nobody sees who played which card,
+the ids of their fellow evil players (M4, never their roles), their own refused fail. Nobody sees who played which card,
 nor who the assassin is. The phase sequence depends only on public facts (table size,
 composition, nominations, ballots, results), never on where the roles sit.
 """
@@ -90,6 +91,7 @@ from .boards import (
 from .engines import engine_from_seats, new_engine, random_submission
 from .play import (
     KEY_EVIL,
+    KEY_FELLOW_EVIL,
     KEY_MERLIN_OR_MORGANA,
     PUBLIC_EVENTS,
     RULES_NAME,
@@ -98,6 +100,7 @@ from .play import (
     check_victory,
     config,
     current_mission,
+    evil_info,
     merlin_info,
     percival_info,
     resolve_assassination,
@@ -133,6 +136,7 @@ __all__ = [
     "EVIL_COUNTS",
     "HAMMER_AT",
     "KEY_EVIL",
+    "KEY_FELLOW_EVIL",
     "KEY_MERLIN_OR_MORGANA",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -155,6 +159,7 @@ __all__ = [
     "deal",
     "engine_from_seats",
     "evil_count",
+    "evil_info",
     "fails_needed",
     "merlin_info",
     "mission_team_size",

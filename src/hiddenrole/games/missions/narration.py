@@ -13,7 +13,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .play import KEY_EVIL, KEY_MERLIN_OR_MORGANA
+from .play import KEY_EVIL, KEY_FELLOW_EVIL, KEY_MERLIN_OR_MORGANA
 from .tables import team_size
 from .vocab import (
     APPROVE,
@@ -305,9 +305,15 @@ def identity(view: hr.PlayerView) -> str:
         if len(seen) > 1:
             parts.append(f"Merlin and Morgana are {_and(seen)}, and you cannot tell which is which.")
         elif seen:
-            parts.append(f"You see {seen[0]} as Merlin or Morgana.")
-    if view.teammates:
-        parts.append(f"Your fellow evil players: {_and(view.teammates)}.")
+            # Percival is dealt only with Merlin, so one seat seen is Merlin: no Morgana sits here.
+            parts.append(f"You see {seen[0]} as Merlin; there is no Morgana at this table.")
+    if KEY_FELLOW_EVIL in info:
+        seen = _ids(info[KEY_FELLOW_EVIL])
+        parts.append(
+            f"Your fellow evil players are {_and(seen)}; you are not told their roles."
+            if seen
+            else "You know no other evil player."
+        )
     known = [f"{p.id} is {role_name(p.role)}" for p in view.players if p.role and p.id != view.player_id]
     if known:
         parts.append(f"Known cards: {_and(known)}.")

@@ -71,6 +71,7 @@ __all__ = [
     "check_victory",
     "audience",
     "teammates",
+    "evil_info",
     "merlin_info",
     "percival_info",
     "speech",
@@ -89,6 +90,9 @@ KEY_EVIL = "evil"
 """Merlin's role info: the evil players he sees, comma-separated (M2)."""
 KEY_MERLIN_OR_MORGANA = "merlin_or_morgana"
 """Percival's role info: Merlin and Morgana, sorted, not told apart (M3)."""
+KEY_FELLOW_EVIL = "fellow_evil"
+"""An evil player's role info: the other evil players they know, comma-separated, without
+their roles (M4). Oberon has no such entry."""
 
 # ---------------------------------------------------------------- reading the board
 
@@ -297,11 +301,22 @@ def audience(event: hr.Event, view: hr.GameView) -> tuple[str, ...] | None:
 
 
 def teammates(player_id: str, view: hr.GameView) -> tuple[str, ...]:
-    """Evil players know each other, except Oberon, who knows and is known by none (M4)."""
+    """Who an evil player knows to be evil: every other evil player except Oberon, who
+    knows and is known by none (M4). Good players know no one this way.
+
+    Told as role info (:func:`evil_info`), not as the kernel's teammates, which would
+    show each teammate's role: at a real table the evil players see *who* is evil,
+    never which card each of them holds.
+    """
     me = view.player(player_id)
     if me is None or me.role == OBERON or _camp(me) != EVIL:
         return ()
     return tuple(p.id for p in view.all_players() if p.id != player_id and _camp(p) == EVIL and p.role != OBERON)
+
+
+def evil_info(player_id: str, view: hr.GameView) -> dict[str, str]:
+    """An evil player's private knowledge: the ids of their fellow evil players, no roles (M4)."""
+    return {KEY_FELLOW_EVIL: ",".join(teammates(player_id, view))}
 
 
 def merlin_info(player_id: str, view: hr.GameView) -> dict[str, str]:
@@ -421,8 +436,11 @@ def rules() -> hr.Rules:
         victory=check_victory,
         role_setup={role: _role_setup for role in sorted(ROLES)},
         game_setup=setup_game,
-        role_info={MERLIN: merlin_info, PERCIVAL: percival_info},
+        role_info={
+            MERLIN: merlin_info,
+            PERCIVAL: percival_info,
+            **dict.fromkeys((ASSASSIN, MINION, MORDRED, MORGANA), evil_info),
+        },
         audience=audience,
-        teammates=teammates,
         speech=speech,
     )

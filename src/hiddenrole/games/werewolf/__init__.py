@@ -20,7 +20,9 @@ Switches (:class:`Switches`, defaults first)
     guard_and_save_dies=True, victory_mode=SIDE_WIPE (or TOWN_WIPE),
     announce_death_causes=False (a disclosure switch), ordered_day=False (when on,
     DAY is SEQUENTIAL: the living speak in turn in seat order, each ending their turn
-    with DONE, or the host ends it with ``engine.end_turn``).
+    with DONE, or the host ends it with ``engine.end_turn``), bid_for_floor=False and
+    floor_turns=8 (when on, the living bid in secret for the floor, the highest bidder
+    speaks in DAY_FLOOR, for at most floor_turns turns a day; see :mod:`.floor`).
 
 What is public
     Everyone (dead players too) sees: the start and end of the game; the dawn list of
@@ -87,6 +89,11 @@ Rules (each one a test named ``test_R<n>_...``)
         living), nobody once the round is over; the wolves' night talk stays free.
     R26 ordered_day: the floor is public: who speaks when is the same whatever the
         deal, and a snapshot or a log taken mid-discussion resumes the same turn.
+    R27 bid_for_floor: the living bid 0-4 in secret (no bid counts as 0, the dead do
+        not bid); the highest bid takes the floor (public FLOOR), ties to the first
+        tied seat after today's last speaker; the speaker alone talks until DONE;
+        then a new bid; after floor_turns turns, or when nobody bids above 0, the
+        vote (public FLOOR_CLOSED). Not combinable with ordered_day; off by default.
     X1 (:mod:`.idiot`) an idiot exiled by vote turns the card over, survives, loses the vote.
     X2 (:mod:`.wolfking`) the wolf king kills with the pack and shoots after death, not after poison.
 """
@@ -100,10 +107,13 @@ from typing import Final
 import hiddenrole as hr
 
 from .boards import BOARDS, MAX_PLAYERS, MIN_PLAYERS, board, deal, seat_ids
-from .boundary import CORE_EVENTS, Audience, gun_info, ordered_speech, speech, teammates, witch_info
+from .boundary import CORE_EVENTS, Audience, floor_speech, gun_info, ordered_speech, speech, teammates, witch_info
+from .floor import floor_resolvers, floor_turn_resolvers
 from .phases import (
     ANNOUNCEMENTS,
+    BID_DAY_ANNOUNCEMENT,
     DEFAULT_TIMEOUT,
+    FLOOR_ANNOUNCEMENT,
     ORDERED_DAY_ANNOUNCEMENT,
     TIMEOUTS,
     announcement,
@@ -126,7 +136,7 @@ from .resolution import (
     turn_resolvers,
 )
 from .roles import CORE_ROLES, GUN_CAUSES, Extension, InterceptorLike, RoleInfoLike, RoleSpec, camp_vars
-from .switches import DISCLOSURE_SWITCHES, Switches
+from .switches import DISCLOSURE_SWITCHES, FLOOR_TURNS, MAX_FLOOR_TURNS, Switches
 from .victory import Victory, check_victory
 from .vocab import *  # noqa: F403  (the vocabulary is part of this package's public names)
 from .vocab import CHECK, WITCH
@@ -169,17 +179,17 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
     if len({e.name for e in extensions}) != len(extensions):
         raise hr.InvalidConfig("an extension is listed twice")
     return hr.Rules(
-        build_config(specs, ordered_day=sw.ordered_day),
+        build_config(specs, ordered_day=sw.ordered_day, bid_for_floor=sw.bid_for_floor),
         name=NAME,
         version=version_of(sw, extensions),
-        resolvers=resolvers(sw),
-        turn_resolvers=turn_resolvers(sw),
+        resolvers={**resolvers(sw), **floor_resolvers(sw)},
+        turn_resolvers={**turn_resolvers(sw), **floor_turn_resolvers(sw)},
         victory=Victory(sw.victory_mode),
         role_setup={s.role: s for s in specs},
         role_info=info,
         audience=Audience(_events(extensions)),
         teammates=teammates,
-        speech=ordered_speech if sw.ordered_day else speech,
+        speech=floor_speech if sw.bid_for_floor else ordered_speech if sw.ordered_day else speech,
         interceptors=(*(i for e in extensions for i in e.interceptors), *extra),
     )
 
@@ -303,11 +313,15 @@ def replay(
 __all__ = [
     *_VOCAB,
     "ANNOUNCEMENTS",
+    "BID_DAY_ANNOUNCEMENT",
     "BOARDS",
     "CORE_EVENTS",
     "CORE_ROLES",
     "DEFAULT_TIMEOUT",
     "DISCLOSURE_SWITCHES",
+    "FLOOR_ANNOUNCEMENT",
+    "FLOOR_TURNS",
+    "MAX_FLOOR_TURNS",
     "GUN_CAUSES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -329,6 +343,9 @@ __all__ = [
     "check_victory",
     "deal",
     "death",
+    "floor_resolvers",
+    "floor_speech",
+    "floor_turn_resolvers",
     "disclosing_events",
     "first_uses",
     "gun_info",

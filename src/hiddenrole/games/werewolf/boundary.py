@@ -2,7 +2,8 @@
 
 What is public mirrors a moderated table: deaths (the dawn list, never its causes
 unless a disclosure switch says so), eliminations with their ballots, tied votes,
-gunshots, the start and the end, and (ordered day) who holds the floor. Each actor
+gunshots, the start and the end, and (ordered or bid-for-the-floor day) who holds the
+floor; a bid for the floor is seen by nobody. Each actor
 alone learns the outcome of their own action (a protection, a potion, a check, a
 skipped last action), and so does every cancelled action. The wolves, as one actor,
 learn their night vote.
@@ -20,8 +21,11 @@ from .vocab import (
     CHECK,
     DAWN,
     DAY,
+    DAY_FLOOR,
     ELIMINATE,
     EVIL,
+    FLOOR,
+    FLOOR_CLOSED,
     INFO_ANTIDOTE,
     INFO_CAN_SHOOT,
     INFO_KILL_TARGET,
@@ -47,6 +51,7 @@ from .vocab import (
 __all__ = [
     "CORE_EVENTS",
     "Audience",
+    "floor_speech",
     "gun_info",
     "ordered_speech",
     "speech",
@@ -62,6 +67,8 @@ CORE_EVENTS: Mapping[str, str] = {
     VOTE_TIED: PUBLIC,
     SHOOT: PUBLIC,
     SPEECH_ENDED: PUBLIC,
+    FLOOR: PUBLIC,
+    FLOOR_CLOSED: PUBLIC,
     KILL: PACK,
     PROTECT: ACTOR,
     SAVE: ACTOR,
@@ -128,6 +135,19 @@ def ordered_speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
     the vote. The night is as in :func:`speech`: the wolves still whisper freely.
     """
     if view.phase != DAY:
+        return speech(sender_id, view)
+    me = view.player(sender_id)
+    if me is None or not me.alive or view.turn() != sender_id:
+        return ()
+    return tuple(p.id for p in view.alive_players())
+
+
+def floor_speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
+    """``bid_for_floor``: the bidding is silent; on DAY_FLOOR only the living player holding
+    the floor speaks, to all the living, until DONE. The night is as in :func:`speech`."""
+    if view.phase == DAY:
+        return ()
+    if view.phase != DAY_FLOOR:
         return speech(sender_id, view)
     me = view.player(sender_id)
     if me is None or not me.alive or view.turn() != sender_id:

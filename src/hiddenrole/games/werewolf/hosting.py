@@ -7,7 +7,9 @@ Options
     villager by the idiot, ``wolf-king`` a werewolf by the wolf king (both extensions).
     Every boolean rule switch of :class:`werewolf.Switches` is an option of the same
     name with dashes (``witch-can-save-self``, ...), and ``victory-mode`` is
-    ``side-wipe`` or ``town-wipe``. New switches appear here by themselves.
+    ``side-wipe`` or ``town-wipe``. New boolean switches appear here by themselves;
+    ``floor-turns`` (1 to :data:`werewolf.MAX_FLOOR_TURNS`) is the number of speaking
+    turns a day under ``bid-for-floor``.
 
 The host ends every phase (``end-phase``): night roles act optionally, so a phase is
 "ready" long before the witch or the seer has decided; the host's timer decides.
@@ -65,7 +67,11 @@ SWITCH_OPTIONS: dict[str, str] = {
 def switches(options: Settings) -> werewolf.Switches:
     """The house rules the options ask for."""
     chosen: dict[str, Any] = {field: options.flag(name) for name, field in SWITCH_OPTIONS.items()}
-    return werewolf.Switches(victory_mode=VICTORY[options.text("victory-mode")], **chosen)
+    if chosen["ordered_day"] and chosen["bid_for_floor"]:
+        raise InvalidOptions("option 'bid-for-floor': the day is either ordered or bid for, not both", "bid-for-floor")
+    return werewolf.Switches(
+        victory_mode=VICTORY[options.text("victory-mode")], floor_turns=options.number("floor-turns"), **chosen
+    )
 
 
 def _extensions(options: Settings) -> tuple[werewolf.Extension, ...]:
@@ -148,6 +154,13 @@ DEFINITION = GameDefinition(
         Option.boolean("wolf-king", False, help="replace a werewolf by the wolf king"),
         *_switch_options(),
         Option.choice("victory-mode", "side-wipe", tuple(VICTORY), help="how the wolves win"),
+        Option.integer(
+            "floor-turns",
+            werewolf.FLOOR_TURNS,
+            1,
+            werewolf.MAX_FLOOR_TURNS,
+            help="bid-for-floor: speaking turns per day before the vote",
+        ),
     ),
     statistics=(
         Statistic.table("rounds"),

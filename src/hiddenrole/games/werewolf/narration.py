@@ -17,15 +17,19 @@ from .idiot import IDIOT, IDIOT_REVEALED
 from .resolution import NO_VOTES, WOLVES_TIED
 from .vocab import (
     ANTIDOTE,
+    BID,
     CHECK,
     CUT,
     DAWN,
     DAY,
+    DAY_FLOOR,
     DAY_LAST_ACTION,
     DAYTIME,
     DONE,
     ELIMINATE,
     EVIL,
+    FLOOR,
+    FLOOR_CLOSED,
     GOOD,
     GUARD,
     HUNTER,
@@ -43,6 +47,7 @@ from .vocab import (
     NIGHT_WOLF,
     POISON,
     PROTECT,
+    QUIET,
     SAVE,
     SEER,
     SHOOT,
@@ -101,6 +106,7 @@ _SKILLS: Final[Mapping[str, str]] = {
     SHOOT: "Shoot",
     SKIP: "Pass",
     DONE: "Done speaking",
+    BID: "Bid for the floor",
     VOTE: "Vote",
 }
 _PHASES: Final[Mapping[str, str]] = {
@@ -113,6 +119,7 @@ _PHASES: Final[Mapping[str, str]] = {
     NIGHT_LAST_ACTION: "Dawn: last actions",
     DAYTIME: "Day",
     DAY: "Day: discussion",
+    DAY_FLOOR: "Day: the floor",
     VOTE: "Day: the vote",
     DAY_LAST_ACTION: "Day: last action",
     hr.START: "Before the game",
@@ -134,6 +141,8 @@ EVENTS: Final = frozenset(
         VOTE_TIED,
         SHOOT,
         SPEECH_ENDED,
+        FLOOR,
+        FLOOR_CLOSED,
         KILL,
         PROTECT,
         SAVE,
@@ -257,6 +266,14 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
                 else f"{event.source} ran out of time; the floor passes on."
             )
         return "You have finished speaking." if mine else f"{event.source} has finished speaking."
+    if t == FLOOR:
+        return "You take the floor." if event.target == _me(viewer) else f"{event.target} takes the floor."
+    if t == FLOOR_CLOSED:
+        if d.get("why") == QUIET:
+            return "Nobody asks for the floor: the discussion is over and the vote follows."
+        turns = d.get("turns", "")
+        count = f"{turns} speaking turns" if turns.isdigit() else "speaking turns"
+        return f"The day's {count} are used up: the vote follows."
     if t == IDIOT_REVEALED:
         who = _who(event.target, viewer)
         return (
@@ -392,6 +409,11 @@ def prompt(view: hr.PlayerView) -> str:
             lines.append(f"Vote for 1 player to eliminate: {', '.join(_living(view))}.")
         elif skill == DONE:
             lines.append("It is your turn to speak; say done when you have finished.")
+        elif skill == BID:
+            lines.append(
+                "Bid for the floor, in secret: 0 (you would rather listen), 1, 2, 3 or 4 (you must speak now); "
+                "the highest bid speaks next."
+            )
         elif skill == SKIP:
             jammed = SHOOT in skills and info.get(INFO_CAN_SHOOT) == "no"
             lines.append("Or pass." if len(skills) > 1 and not jammed else "Pass to close your last action.")
@@ -412,6 +434,8 @@ def _antidote(info: Mapping[str, str]) -> str:
 def _waiting(view: hr.PlayerView) -> str:
     if not view.self.alive:
         return "You are dead: you watch in silence."
+    if view.phase == DAY_FLOOR:
+        return f"{view.turn} holds the floor; listen." if view.turn else "The speaker has finished."
     if view.phase == DAY:
         if view.turn and view.turn != view.player_id:
             return f"{view.turn} holds the floor; wait for your turn."

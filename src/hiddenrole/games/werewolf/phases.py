@@ -10,6 +10,12 @@ Under the ``ordered_day`` switch DAY takes turns (SEQUENTIAL): the living, in se
 order, each hold the floor for one move, DONE. Who speaks when depends only on seats
 and deaths, which are public; the wolves' night talk stays free (NIGHT_WOLF keeps
 its simultaneous order).
+
+Under the ``bid_for_floor`` switch DAY is the bidding (every living player may BID
+once, silently) and DAY_FLOOR the winner's turn (SEQUENTIAL, one named actor, ended by
+DONE); the two alternate inside DAYTIME until the resolvers send the day to VOTE
+(:mod:`.floor`). Nothing in that graph depends on roles either: who speaks follows
+from the bids and the seats.
 """
 
 from __future__ import annotations
@@ -22,8 +28,12 @@ import hiddenrole as hr
 from .roles import RoleSpec
 from .vocab import (
     ANTIDOTE,
+    BID,
+    BID_LEVELS,
+    BID_POOL,
     CHECK,
     DAY,
+    DAY_FLOOR,
     DAY_LAST_ACTION,
     DAYTIME,
     DONE,
@@ -46,7 +56,16 @@ from .vocab import (
     WITCH,
 )
 
-__all__ = ["ANNOUNCEMENTS", "ORDERED_DAY_ANNOUNCEMENT", "TIMEOUTS", "DEFAULT_TIMEOUT", "build_config", "announcement"]
+__all__ = [
+    "ANNOUNCEMENTS",
+    "BID_DAY_ANNOUNCEMENT",
+    "FLOOR_ANNOUNCEMENT",
+    "ORDERED_DAY_ANNOUNCEMENT",
+    "TIMEOUTS",
+    "DEFAULT_TIMEOUT",
+    "build_config",
+    "announcement",
+]
 
 DEFAULT_TIMEOUT: Final = 30.0
 
@@ -58,6 +77,7 @@ TIMEOUTS: Final[Mapping[str, float]] = {
     NIGHT_RESOLVE: 15.0,
     NIGHT_LAST_ACTION: 15.0,
     DAY: 60.0,
+    DAY_FLOOR: 60.0,
     VOTE: 30.0,
     DAY_LAST_ACTION: 15.0,
 }
@@ -79,11 +99,20 @@ ANNOUNCEMENTS: Final[Mapping[str, str]] = {
 ORDERED_DAY_ANNOUNCEMENT: Final = "Discuss in seat order. Each living player speaks in turn and says DONE to pass."
 """The DAY line under the ``ordered_day`` switch."""
 
+BID_DAY_ANNOUNCEMENT: Final = "Bid for the floor: each living player says, in secret, how urgently they want to speak."
+"""The DAY line under the ``bid_for_floor`` switch (DAY is then the bidding)."""
+FLOOR_ANNOUNCEMENT: Final = "The highest bidder holds the floor and says DONE when finished."
+"""The DAY_FLOOR line (``bid_for_floor`` only)."""
 
-def announcement(phase: str, *, ordered_day: bool = False) -> str:
-    """The moderator's line for ``phase``, ``""`` for phases without one (DAY's depends on ``ordered_day``)."""
+
+def announcement(phase: str, *, ordered_day: bool = False, bid_for_floor: bool = False) -> str:
+    """The moderator's line for ``phase``, ``""`` for phases without one (DAY's depends on the day's switch)."""
     if ordered_day and phase == DAY:
         return ORDERED_DAY_ANNOUNCEMENT
+    if bid_for_floor and phase == DAY:
+        return BID_DAY_ANNOUNCEMENT
+    if bid_for_floor and phase == DAY_FLOOR:
+        return FLOOR_ANNOUNCEMENT
     return ANNOUNCEMENTS.get(phase, "")
 
 
@@ -125,10 +154,27 @@ def _day(ordered: bool) -> hr.PhaseConfig:
     )
 
 
-def build_config(roles: Sequence[RoleSpec], *, ordered_day: bool = False) -> hr.Config:
+def _bid_day() -> dict[str, hr.PhaseConfig]:
+    """``bid_for_floor``: DAY collects one bid per living player; DAY_FLOOR is the winner's turn."""
+    bid = hr.PhaseStep("", BID, required=True, multiple=True, target_pool=BID_POOL, min_targets=1, max_targets=1)
+    return {
+        DAY: hr.PhaseConfig(steps=(_announce(), bid), next_phase=DAY_FLOOR, timeout=TIMEOUTS[DAY], parent=DAYTIME),
+        DAY_FLOOR: hr.PhaseConfig(
+            steps=(_announce(), hr.PhaseStep("", DONE, required=True, max_targets=0)),
+            next_phase=DAY,
+            timeout=TIMEOUTS[DAY_FLOOR],
+            parent=DAYTIME,
+            turn_order=hr.SEQUENTIAL,
+            moves_per_turn=1,
+        ),
+    }
+
+
+def build_config(roles: Sequence[RoleSpec], *, ordered_day: bool = False, bid_for_floor: bool = False) -> hr.Config:
     """The phase graph for a game whose card set is drawn from ``roles``.
 
-    ``ordered_day`` makes the day's discussion take turns (the switch of that name).
+    ``ordered_day`` makes the day's discussion take turns, ``bid_for_floor`` makes it
+    bid for (the switches of those names; not both).
     """
     pack = tuple(_one(r.role, KILL, required=True, multiple=True) for r in roles if r.pack)
     last = _last_action_steps(roles)
@@ -153,4 +199,8 @@ def build_config(roles: Sequence[RoleSpec], *, ordered_day: bool = False) -> hr.
             steps=last, next_phase=NIGHT_GUARD, timeout=TIMEOUTS[DAY_LAST_ACTION], parent=DAYTIME
         ),
     }
+    if bid_for_floor:
+        phases.update(_bid_day())
+        pools = {BID_POOL: BID_LEVELS}
+        return hr.Config(start_phase=NIGHT_GUARD, phases=phases, default_timeout=DEFAULT_TIMEOUT, target_pools=pools)
     return hr.Config(start_phase=NIGHT_GUARD, phases=phases, default_timeout=DEFAULT_TIMEOUT)

@@ -12,15 +12,20 @@ import hiddenrole as hr
 
 from .vocab import SIDE_WIPE, VICTORY_MODES
 
-__all__ = ["Switches", "DISCLOSURE_SWITCHES"]
+__all__ = ["Switches", "DISCLOSURE_SWITCHES", "FLOOR_TURNS", "MAX_FLOOR_TURNS"]
 
 DISCLOSURE_SWITCHES = ("announce_death_causes",)
 """Switches that deliberately make something public that is otherwise secret."""
 
+FLOOR_TURNS = 8
+"""Default speaking turns per day under ``bid_for_floor`` (the vote follows the last one)."""
+MAX_FLOOR_TURNS = 50
+"""Upper bound of ``floor_turns``: a day's discussion cannot be made endless."""
+
 
 @dataclass(frozen=True, slots=True)
 class Switches:
-    """House rules. Every field is a ``bool`` except ``victory_mode``.
+    """House rules. Every field is a ``bool`` except ``victory_mode`` and ``floor_turns``.
 
     ``witch_can_save_self``: the antidote may target the witch herself.
     ``witch_can_use_both_potions``: both potions may be used in one night.
@@ -34,6 +39,14 @@ class Switches:
     ``ordered_day``: the day's discussion goes round the table: each living player in
     seat order holds the floor until they use ``DONE`` (or the host ends the turn),
     and only the player holding the floor speaks. Off: everyone talks at once.
+    ``bid_for_floor``: the day's discussion is bid for (Werewolf Arena's design): each
+    living player secretly bids 0-4 for how urgently they want to speak, the highest
+    bid takes the floor (ties: the first in seat order after the last speaker), speaks,
+    says ``DONE``; then everyone bids again, for at most ``floor_turns`` turns, or until
+    nobody bids above 0; then the vote. Only the player holding the floor speaks.
+    Cannot be combined with ``ordered_day``.
+    ``floor_turns``: speaking turns per day under ``bid_for_floor``, 1 to
+    :data:`MAX_FLOOR_TURNS`.
     """
 
     witch_can_save_self: bool = False
@@ -45,6 +58,8 @@ class Switches:
     victory_mode: str = SIDE_WIPE
     announce_death_causes: bool = False
     ordered_day: bool = False
+    bid_for_floor: bool = False
+    floor_turns: int = FLOOR_TURNS
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -52,8 +67,13 @@ class Switches:
             if f.name == "victory_mode":
                 if value not in VICTORY_MODES:
                     raise hr.InvalidConfig(f"victory_mode must be one of {', '.join(VICTORY_MODES)}, got {value!r}")
+            elif f.name == "floor_turns":
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FLOOR_TURNS:
+                    raise hr.InvalidConfig(f"floor_turns must be an int from 1 to {MAX_FLOOR_TURNS}, got {value!r}")
             elif not isinstance(value, bool):
                 raise hr.InvalidConfig(f"switch {f.name} must be a bool, got {value!r}")
+        if self.ordered_day and self.bid_for_floor:
+            raise hr.InvalidConfig("ordered_day and bid_for_floor are two ways to run the day: choose one")
 
     def changed(self) -> tuple[tuple[str, object], ...]:
         """``(name, value)`` of every switch that differs from its default, in field order."""

@@ -25,6 +25,8 @@ DAYTIME: Final = "DAYTIME"
 """Compound phase grouping the day; leaving it ends the round."""
 DAY: Final = "DAY"
 VOTE: Final = "VOTE"
+DAY_FLOOR: Final = "DAY_FLOOR"
+"""Bid-for-the-floor day only: the seat that won the bid speaks, then says DONE."""
 DAY_LAST_ACTION: Final = "DAY_LAST_ACTION"
 """Detour phase: one trip per player who died by day (replaces the seed's DAY_HUNTER)."""
 
@@ -48,7 +50,10 @@ ANTIDOTE: Final = "ANTIDOTE"
 POISON: Final = "POISON"
 SHOOT: Final = "SHOOT"
 DONE: Final = "DONE"
-"""Ordered day only: the speaker yields the floor (ends their turn)."""
+"""Ordered or bid-for-the-floor day: the speaker yields the floor (ends their turn)."""
+BID: Final = "BID"
+"""Bid-for-the-floor day only: how urgently the seat wants to speak; its one target is a
+member of the :data:`BID_POOL` pool, ``"0"`` (rather listen) to ``"4"`` (must speak now)."""
 SKIP: Final = hr.SKIP
 ANNOUNCE: Final = hr.ANNOUNCE
 
@@ -59,7 +64,15 @@ VOTE_TIED: Final = "VOTE_TIED"
 DAWN: Final = "DAWN"
 """The moderator's morning announcement: who died in the night, never how."""
 SPEECH_ENDED: Final = "SPEECH_ENDED"
-"""Ordered day only, public: the source's turn to speak is over (``how``: DONE or CUT)."""
+"""Ordered or bid-for-the-floor day, public: the source's turn to speak is over (``how``: DONE or CUT)."""
+FLOOR: Final = "FLOOR"
+"""Bid-for-the-floor day, public: the target won the bid and speaks next (``turn``: 1, 2, ...).
+The bids themselves are never told to anyone."""
+FLOOR_CLOSED: Final = "FLOOR_CLOSED"
+"""Bid-for-the-floor day, public: the discussion is over and the vote follows (``why``:
+:data:`QUIET` when no seat bid above 0, :data:`TURNS_USED` when the day's turns are spent)."""
+QUIET: Final = "quiet"
+TURNS_USED: Final = "turns"
 CUT: Final = "CUT"
 """``how`` of a SPEECH_ENDED whose turn the host ended (a timer, say) before DONE."""
 
@@ -109,6 +122,18 @@ VAR_DEATH_CAUSE: Final = "death.cause"
 VAR_NO_VOTE: Final = "vote.lost"
 """Game, per player: this player no longer votes (set by extensions such as the idiot)."""
 
+VAR_FLOOR_TURNS: Final = "floor.turns"
+"""Round, unowned: speaking turns given so far today (bid-for-the-floor day)."""
+VAR_FLOOR_LAST: Final = "floor.last"
+"""Round, unowned: today's last speaker, where the tie-break's seat rotation starts."""
+
+# ---------------------------------------------------------------- bid levels
+BID_POOL: Final = "bid"
+"""The target pool of BID: the bid levels."""
+BID_LEVELS: Final = ("0", "1", "2", "3", "4")
+"""0: I would rather listen; 1: I may say something; 2: I have something to add;
+3: I have something important; 4: I must speak now (Werewolf Arena's scale)."""
+
 # ---------------------------------------------------------------- role info keys
 INFO_ANTIDOTE: Final = "antidote"
 INFO_POISON: Final = "poison"
@@ -120,15 +145,21 @@ __all__ = [
     "ANNOUNCE",
     "ANTIDOTE",
     "AUDIENCE_CLASSES",
+    "BID",
+    "BID_LEVELS",
+    "BID_POOL",
     "CHECK",
     "CUT",
     "DAWN",
     "DAY",
     "DAYTIME",
+    "DAY_FLOOR",
     "DAY_LAST_ACTION",
     "DONE",
     "ELIMINATE",
     "EVIL",
+    "FLOOR",
+    "FLOOR_CLOSED",
     "GOD",
     "GOOD",
     "GUARD",
@@ -151,6 +182,7 @@ __all__ = [
     "POISON",
     "PROTECT",
     "PUBLIC",
+    "QUIET",
     "SAVE",
     "SEER",
     "SHOOT",
@@ -158,10 +190,13 @@ __all__ = [
     "SKIP",
     "SPEECH_ENDED",
     "TOWN_WIPE",
+    "TURNS_USED",
     "VAR_ANTIDOTE",
     "VAR_CAMP",
     "VAR_CATEGORY",
     "VAR_DEATH_CAUSE",
+    "VAR_FLOOR_LAST",
+    "VAR_FLOOR_TURNS",
     "VAR_GUARD_LAST_ROUND",
     "VAR_GUARD_LAST_TARGET",
     "VAR_GUN",
