@@ -41,8 +41,8 @@ class Facts:
                 self.missions.append((seats_in(e.data.get("team", "")), int(e.data.get("fails", "0") or 0)))
         self.rejects = int(str(obs.data.get("rejects", "0")) or 0)
         self.known_evil: set[str] = set()
-        if obs.camp == ms.EVIL:
-            self.known_evil = set(obs.teammates) | {obs.seat}
+        if obs.camp == ms.EVIL:  # fellow evil players are named in role info (never their roles), Oberon excepted
+            self.known_evil = set(seats_in(obs.role_info.get(ms.KEY_FELLOW_EVIL, ""))) | {obs.seat}
         elif ms.KEY_EVIL in obs.role_info:
             self.known_evil = set(seats_in(obs.role_info[ms.KEY_EVIL]))
 
