@@ -19,6 +19,7 @@ __all__ = [
     "diff",
     "differences",
     "plain",
+    "requery",
     "status_problems",
     "who_acts_problems",
 ]
@@ -94,6 +95,26 @@ def behaviour(engine: hr.Engine) -> Behaviour:
         engine.status(),
         tuple((pid, engine.allowed_skills(pid)) for pid in ids),
         tuple(engine.player_view(pid) for pid in ids),
+        engine.readiness(),
+        tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
+        engine.pending_uses(),
+    )
+
+
+def requery(engine: hr.Engine, b: Behaviour, probe: int) -> Behaviour:
+    """``b`` asked again: every answer anew, but of the player views only seat number ``probe``'s.
+
+    Views are the costly answers; re-reading one a step (a different one each step)
+    keeps invariant D from building every view twice.
+    """
+    ids = engine.player_ids()
+    info = engine.phase_info()
+    views = list(b.views)
+    views[probe] = engine.player_view(ids[probe])
+    return Behaviour(
+        engine.status(),
+        tuple((pid, engine.allowed_skills(pid)) for pid in ids),
+        tuple(views),
         engine.readiness(),
         tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
         engine.pending_uses(),
