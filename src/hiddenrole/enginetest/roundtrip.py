@@ -9,9 +9,10 @@ entirely from decoded JSON. A log whose history changed (not a prefix of the nex
 one) is decoded again from scratch, so nothing is taken on trust.
 
 The schedule (:class:`ReplaySchedule`) decides when the whole log is replayed: at
-the start, at the first step in each phase, whenever the log has doubled since the
-last replay, and at the end. Each replay costs the log's length, so a game's
-replays cost a small multiple of its final length, not its square.
+the start, whenever the log has doubled since the last replay, and at the end, with
+every check (:data:`FULL`); at the first step in each phase, for the log and board
+only (:data:`BOARD`). Each replay costs the log's length, so a game's replays cost a
+small multiple of its final length (times the number of phases), not its square.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import dataclasses
 
 import hiddenrole as hr
 
-__all__ = ["GrowingLog", "ReplaySchedule", "RoundTripError", "roundtrip_snapshot"]
+__all__ = ["BOARD", "FULL", "GrowingLog", "ReplaySchedule", "RoundTripError", "roundtrip_snapshot"]
 
 
 class RoundTripError(Exception):
@@ -63,8 +64,14 @@ def roundtrip_snapshot(snap: hr.Snapshot, log: GrowingLog) -> hr.Snapshot:
     return dataclasses.replace(parsed, log=decoded_log)
 
 
+FULL = "full"
+"""A replay step on which the replayed engine's behaviour is compared too, and A also restores verified."""
+BOARD = "board"
+"""A replay step on which the replayed log and board are compared (no views are built)."""
+
+
 class ReplaySchedule:
-    """When to replay the whole log: start, first step in a phase, log doubled, end."""
+    """When to replay the whole log: start, log doubled, end (:data:`FULL`); first step in a phase (:data:`BOARD`)."""
 
     __slots__ = ("_length", "_phases")
 
@@ -72,10 +79,11 @@ class ReplaySchedule:
         self._phases: set[str] = set()
         self._length = 0
 
-    def due(self, phase: hr.PhaseType, log_length: int, last: bool) -> bool:
-        """Whether this step replays; ``last`` is the final step of the game (over or out of steps)."""
-        if last or phase not in self._phases or log_length >= 2 * self._length:
-            self._phases.add(phase)
+    def due(self, phase: hr.PhaseType, log_length: int, last: bool) -> str | None:
+        """What this step replays; ``last`` is the final step of the game (over or out of steps)."""
+        new_phase = phase not in self._phases
+        self._phases.add(phase)
+        if last or log_length >= 2 * self._length:
             self._length = max(log_length, 1)
-            return True
-        return False
+            return FULL
+        return BOARD if new_phase else None
