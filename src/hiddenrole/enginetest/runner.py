@@ -4,8 +4,11 @@ One game is a loop over steps. Step ``k`` is the state after ``k`` phases have e
 (step 0: just after ``start``). At each step, with nothing pending yet, the harness
 checks the status (E) and the log replay (B); a finished game then gets C, D, the
 snapshot round trip (A) and F, and the loop stops. A running game gets its act
-function, then C, D and A, where A ends the phase on the original and on two restored
-copies and compares what comes out. Events reach a recorder that enforces G.
+function, then C, D and A, where A ends the phase on the original and on a restored
+copy (two on full replay steps) and compares what comes out. Events reach a recorder
+that enforces G. Nothing here costs more as the game grows: the JSON round trips cover
+the new log entries only and the whole log is replayed on a schedule
+(:mod:`.roundtrip`), so a game's checks cost time linear in its length.
 """
 
 from __future__ import annotations
