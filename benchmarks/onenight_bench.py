@@ -13,8 +13,8 @@ import hiddenrole as hr
 import random_policy
 from hiddenrole.games import onenight as on
 
-GO = {"games_per_s": 6949.0}
-"""The Go original on this machine class (10 phases, 10 submits per game)."""
+GO = {"games_per_s": "onenight_6p_games_per_s"}
+"""Our measure and the Go figure it is calibrated against (``calibration.GO_RECORDED``)."""
 
 DECK = (
     on.WEREWOLF,

@@ -20,9 +20,10 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import calibration
 import hiddenrole as hr
 
 Chooser = Callable[[hr.Engine, str, str, Sequence[str], random.Random], Sequence[str] | None]
@@ -141,16 +142,11 @@ def _generic_targets(
     return rng.sample(others, min(n, len(others)))
 
 
-def report(kind: str, tally: Tally, wall_s: float, go: dict[str, float] | None = None) -> None:
-    """Print the numbers and, as the last line, the machine-readable summary."""
+def report(
+    kind: str, tally: Tally, wall_s: float, cal: calibration.Calibration, go: Mapping[str, str] | None = None
+) -> None:
+    """Print the numbers, calibrated ratios against Go (``go``: our key -> Go figure), then the summary line."""
     play_s = tally.play_ns / 1e9
-    games_per_s = tally.games / play_s
-    phases_per_s = tally.phases / play_s
-    submits_per_s = tally.submits / play_s
-    view_us = statistics.median(tally.view_ns) / 1000 if tally.view_ns else 0.0
-    snap_us = statistics.median(tally.snapshot_ns) / 1000 if tally.snapshot_ns else 0.0
-    replay_us = statistics.median(tally.replay_ns) / 1000 if tally.replay_ns else 0.0
-    replay_json_us = statistics.median(tally.replay_json_ns) / 1000 if tally.replay_json_ns else 0.0
     print(f"{kind}: {tally.games} games in {wall_s:.1f} s wall ({play_s:.2f} s of play timed)")
     print(
         f"  per game: {tally.phases / tally.games:.1f} phases, {tally.submits / tally.games:.1f} submits"
@@ -159,22 +155,24 @@ def report(kind: str, tally: Tally, wall_s: float, go: dict[str, float] | None =
     total = sum(tally.winners.values())
     print("  winners: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(tally.winners.items())))
     ours = {
-        "games_per_s": games_per_s,
-        "phases_per_s": phases_per_s,
-        "submits_per_s": submits_per_s,
-        "playerview_us": view_us,
-        "snapshot_roundtrip_us": snap_us,
-        "replay_us": replay_us,
-        "replay_json_us": replay_json_us,
+        "games_per_s": tally.games / play_s,
+        "phases_per_s": tally.phases / play_s,
+        "submits_per_s": tally.submits / play_s,
+        "playerview_us": _median_us(tally.view_ns),
+        "snapshot_roundtrip_us": _median_us(tally.snapshot_ns),
+        "replay_us": _median_us(tally.replay_ns),
+        "replay_json_us": _median_us(tally.replay_json_ns),
     }
-    if go:
-        for key, value in ours.items():
-            if key in go:
-                faster_is_higher = key.endswith("_per_s")
-                ratio = value / go[key] if faster_is_higher else go[key] / value if value else 0.0
-                print(f"  {key:>22}: ours {value:12.1f}   go {go[key]:12.1f}   speed vs go x{ratio:.2f}")
+    print(cal.describe())
+    go = go or {}
+    for key, value in ours.items():
+        print(cal.line(go[key], value, key) if key in go else f"  {key:>30}: ours {value:11.1f}")
     sys.stdout.flush()
-    print(f"kind={kind} " + " ".join(f"{k}={v:.1f}" for k, v in ours.items()))
+    print(f"kind={kind} " + " ".join(f"{k}={v:.2f}" for k, v in (ours | cal.keys(ours, go)).items()))
+
+
+def _median_us(samples: Sequence[float]) -> float:
+    return statistics.median(samples) / 1000 if samples else 0.0
 
 
 def run(
@@ -183,10 +181,17 @@ def run(
     *,
     seconds: float,
     chooser: Chooser | None = None,
-    go: dict[str, float] | None = None,
+    go: Mapping[str, str] | None = None,
     max_phases: int = 200,
 ) -> Tally:
-    """Play seeded games (seed 0, 1, …) for about ``seconds`` and report."""
+    """Play seeded games (seed 0, 1, …) for about ``seconds`` and report, calibrated in the same run.
+
+    ``go`` maps our measure (``games_per_s``, ``playerview_us``...) to the name of its
+    Go figure in :data:`calibration.GO_RECORDED`. The reference runs before and after
+    the games (``seconds`` under 1: a quick smoke run, one short reference run).
+    """
+    quick = seconds < 1
+    cal = calibration.measure(quick=quick, runs=2)
     tally = Tally()
     start = time.perf_counter()
     seed = 0
@@ -197,5 +202,8 @@ def run(
         tally.play_ns += time.perf_counter_ns() - t0  # building the table counts as play, as in Go
         play(engine, rules, random.Random(seed), tally, chooser=chooser, max_phases=max_phases)
         seed += 1
-    report(kind, tally, time.perf_counter() - start, go)
+    wall = time.perf_counter() - start
+    if not quick:
+        cal = calibration.measure(runs=1, before=cal)
+    report(kind, tally, wall, cal, go)
     return tally

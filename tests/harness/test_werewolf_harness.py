@@ -81,6 +81,10 @@ HOUSE_FLIP = 2 / 3
 """Chance that a house table flips a switch from its default."""
 MAX_STEPS = 200
 """Phases per game; random games end well before (about 40 on average, the longest seen 115)."""
+H_MAX_STEPS = 60
+"""Phases per game of the leak check (H), about eight rounds. There every seat outside the viewer's
+side abstains, so most of these games stall (nobody dies) and would run to ``MAX_STEPS``, repeating
+the same rounds; 60 is half as much again as an average random game."""
 
 
 # ---------------------------------------------------------------- tables
@@ -370,7 +374,13 @@ def spec_for(chunk: Chunk) -> et.Spec:
         want_end=True,
         must_see=family.must_see,
         labeler=labeler,
-        leaks=et.LeakCheck(roles=family.viewers, games=chunk.leak_games, public=family.public, chat=et.default_chat),
+        leaks=et.LeakCheck(
+            roles=family.viewers,
+            games=chunk.leak_games,
+            public=family.public,
+            chat=et.default_chat,
+            max_steps=H_MAX_STEPS,
+        ),
     )
 
 

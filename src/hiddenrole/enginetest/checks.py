@@ -7,7 +7,7 @@ first difference can be named by a path (``views.p3.allowed_skills[0]``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 import hiddenrole as hr
@@ -19,25 +19,44 @@ __all__ = [
     "diff",
     "differences",
     "plain",
+    "requery",
     "status_problems",
     "who_acts_problems",
 ]
 
 
 def plain(value: Any) -> Any:
-    """Nested NamedTuples/mappings/sequences as dicts (sorted keys) and lists."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    fields = getattr(value, "_fields", None)
-    if isinstance(value, tuple) and fields is not None:
-        return {f: plain(getattr(value, f)) for f in fields}
-    if isinstance(value, Mapping):
-        return {str(k): plain(value[k]) for k in sorted(value, key=str)}
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(plain(v) for v in value)
-    return repr(value)
+    """Nested NamedTuples/mappings/sequences as dicts (sorted keys) and lists.
+
+    NamedTuples keep their field order. The conversion is chosen once per type (the
+    leak check converts every view and event it observes, so this is a hot path).
+    """
+    convert = _CONVERTERS.get(type(value))
+    if convert is None:
+        convert = _CONVERTERS.setdefault(type(value), _converter(type(value)))
+    return convert(value)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _converter(t: type) -> Callable[[Any], Any]:
+    if issubclass(t, (str, int, float)) or t is type(None):
+        return _identity
+    fields = getattr(t, "_fields", None)
+    if issubclass(t, tuple) and fields is not None:
+        return lambda v: {f: plain(x) for f, x in zip(fields, v, strict=True)}
+    if issubclass(t, Mapping):
+        return lambda v: {str(k): plain(v[k]) for k in sorted(v, key=str)}
+    if issubclass(t, (tuple, list)):
+        return lambda v: [plain(x) for x in v]
+    if issubclass(t, (set, frozenset)):
+        return lambda v: sorted(plain(x) for x in v)
+    return repr
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def diff(a: Any, b: Any, path: str = "") -> str | None:
@@ -94,6 +113,26 @@ def behaviour(engine: hr.Engine) -> Behaviour:
         engine.status(),
         tuple((pid, engine.allowed_skills(pid)) for pid in ids),
         tuple(engine.player_view(pid) for pid in ids),
+        engine.readiness(),
+        tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
+        engine.pending_uses(),
+    )
+
+
+def requery(engine: hr.Engine, b: Behaviour, probe: int) -> Behaviour:
+    """``b`` asked again: every answer anew, but of the player views only seat number ``probe``'s.
+
+    Views are the costly answers; re-reading one a step (a different one each step)
+    keeps invariant D from building every view twice.
+    """
+    ids = engine.player_ids()
+    info = engine.phase_info()
+    views = list(b.views)
+    views[probe] = engine.player_view(ids[probe])
+    return Behaviour(
+        engine.status(),
+        tuple((pid, engine.allowed_skills(pid)) for pid in ids),
+        tuple(views),
         engine.readiness(),
         tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
         engine.pending_uses(),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -55,11 +55,11 @@ def check_leaks(spec: Spec, leaks: LeakCheck, seed: int, game: Game, report: Rep
         if twin is None:
             report.leak_skipped[role] += 1
             continue
-        obs_a = observe(spec, leaks, game, side, seed, viewer)
-        obs_b = observe(spec, leaks, twin, side, seed, viewer)
+        deal_a = _Deal(spec, leaks, game, side, seed, viewer)
+        deal_b = _Deal(spec, leaks, twin, side, seed, viewer)
         report.leak_pairs += 1
         report.leak_viewers[role] += 1
-        problem = _compare(obs_a, obs_b)
+        problem = _compare_as_played(deal_a, deal_b)
         if problem is not None:
             first = problem[1] or problem[2]
             raise InvariantError(
@@ -172,6 +172,8 @@ class _Observer:
         self.side = sorted(side)
         self.redact = _redactor(leaks)
         self.items: list[Observation] = []
+        self.keys: list[str] = []
+        """``repr(item.full_key())`` of each item, made once: digested, then compared."""
         self.digest = hashlib.sha256()
         self.events: list[tuple[hr.Event, hr.PhaseType]] = []
         self.messages: list[tuple[hr.Message, tuple[str, ...]]] = []
@@ -181,8 +183,10 @@ class _Observer:
         o = self.redact(Observation(step, seat, kind, phase, value))
         if o is None:
             return
+        key = repr(o.full_key())
         self.items.append(o)
-        self.digest.update(repr(o.full_key()).encode())
+        self.keys.append(key)
+        self.digest.update(key.encode())
 
     def on_event(self, event: hr.Event) -> None:
         self.events.append((event, self.phase))
@@ -210,48 +214,112 @@ class _Observer:
         self.messages.clear()
 
 
-def observe(
-    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str
-) -> list[Observation]:
-    """Play ``game`` with the side scripted and everyone else abstaining; return what the side saw."""
-    obs = _Observer(leaks, side)
-    engine = game.engine_type(game.rules)
-    try:
-        for pid, role in game.seats:
+_Problem = tuple[int, Observation | None, Observation | None]
+
+
+class _Deal:
+    """One deal played for the side, a step at a time, so two deals can be compared as they go."""
+
+    def __init__(self, spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str) -> None:
+        self.spec, self.leaks, self.game, self.seed, self.viewer = spec, leaks, game, seed, viewer
+        self.obs = _Observer(leaks, side)
+        self.steps = spec.max_steps if leaks.max_steps is None else min(spec.max_steps, leaks.max_steps)
+        self.step = 0
+        self.done = False
+        self.engine = game.engine_type(game.rules)
+        self._guarded(self._start)
+
+    @property
+    def items(self) -> list[Observation]:
+        return self.obs.items
+
+    def _guarded(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except InvariantError:
+            raise
+        except Exception as exc:
+            raise InvariantError(
+                self.spec.name,
+                Invariant.CRASH,
+                f"while checking indistinguishability for viewer {self.viewer} on deal {self.game.describe()}: "
+                f"{type(exc).__name__}: {exc}",
+                seed=self.seed,
+            ) from exc
+
+    def _start(self) -> None:
+        engine, obs = self.engine, self.obs
+        for pid, role in self.game.seats:
             engine.add_player(pid, role)
         engine.on_event(obs.on_event)
         engine.on_message(obs.on_message)
         engine.start()
         obs.phase = engine.status().phase
         obs.flush_events(engine, 0)
-        for step in range(spec.max_steps):
-            status = engine.status()
-            if status.over:
-                return obs.items
-            obs.phase = status.phase
-            views = {pid: engine.player_view(pid) for pid in obs.side}
+
+    def advance(self) -> None:
+        """Play one step (or notice the end); sets ``done`` when the deal has no further step."""
+        if not self.done:
+            self._guarded(self._advance)
+
+    def _advance(self) -> None:
+        engine, obs, game, step = self.engine, self.obs, self.game, self.step
+        status = engine.status()
+        if status.over or step >= self.steps:
+            self.done = True
+            return
+        obs.phase = status.phase
+        views = {pid: engine.player_view(pid) for pid in obs.side}
+        for pid in obs.side:
+            obs.add(step, pid, "view", status.phase, plain(views[pid]))
+        if self.leaks.chat is not None:
+            _chat(engine, self.leaks, obs, game, status, step)
+        if engine.readiness().turn:
+            _take_turns(engine, game, obs, self.seed, self.viewer, step)
+        else:
             for pid in obs.side:
-                obs.add(step, pid, "view", status.phase, plain(views[pid]))
-            if leaks.chat is not None:
-                _chat(engine, leaks, obs, game, status, step)
-            if engine.readiness().turn:
-                _take_turns(engine, game, obs, seed, viewer, step)
-            else:
-                for pid in obs.side:
-                    _side_act(engine, game, obs, views[pid], seed, viewer, step)
-            engine.end_phase()
-            obs.flush_events(engine, step + 1)
-        return obs.items
-    except InvariantError:
-        raise
-    except Exception as exc:
-        raise InvariantError(
-            spec.name,
-            Invariant.CRASH,
-            f"while checking indistinguishability for viewer {viewer} on deal {game.describe()}: "
-            f"{type(exc).__name__}: {exc}",
-            seed=seed,
-        ) from exc
+                _side_act(engine, game, obs, views[pid], self.seed, self.viewer, step)
+        engine.end_phase()
+        obs.flush_events(engine, step + 1)
+        self.step += 1
+
+
+def observe(
+    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str
+) -> list[Observation]:
+    """Play ``game`` with the side scripted and everyone else abstaining; return what the side saw."""
+    deal = _Deal(spec, leaks, game, side, seed, viewer)
+    while not deal.done:
+        deal.advance()
+    return deal.items
+
+
+def _compare_as_played(a: _Deal, b: _Deal) -> _Problem | None:
+    """The first index where the side's private observations differ (a leak), if any.
+
+    The walk stops without a leak at the first difference in declared-public
+    information: from there on the deals are legitimately distinguishable. A stream
+    that is a strict prefix of the other is not a leak either: it stopped because its
+    game ended (announced at every table) or reached ``max_steps`` (a harness limit).
+    The deals are played a step at a time and the walk stops as soon as the verdict
+    is known (a deal's play never depends on the other's, so the verdict is the one
+    the two finished streams would give).
+    """
+    i = 0
+    while True:
+        n = min(len(a.items), len(b.items))
+        for j in range(i, n):
+            if a.obs.keys[j] == b.obs.keys[j]:
+                continue
+            x, y = a.items[j], b.items[j]
+            if x.public_only or y.public_only or x.key() == y.key():
+                return None
+            return (j, x, y)
+        i = n
+        if (a.done and len(b.items) >= len(a.items)) or (b.done and len(a.items) >= len(b.items)):
+            return None
+        a.advance()
+        b.advance()
 
 
 def _chat(engine: hr.Engine, leaks: LeakCheck, obs: _Observer, game: Game, status: hr.Status, step: int) -> None:
@@ -306,26 +374,6 @@ def _side_act(
     except hr.GameError as exc:
         result = exc.code
     obs.add(step, view.player_id, "submit", view.phase, {"skill": skill, "targets": list(targets), "result": result})
-
-
-_Problem = tuple[int, Observation | None, Observation | None]
-
-
-def _compare(a: Sequence[Observation], b: Sequence[Observation]) -> _Problem | None:
-    """The first index where the side's private observations differ (a leak), if any.
-
-    The walk stops without a leak at the first difference in declared-public
-    information: from there on the deals are legitimately distinguishable. A stream
-    that is a strict prefix of the other is not a leak either: it stopped because its
-    game ended (announced at every table) or reached ``max_steps`` (a harness limit).
-    """
-    for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x.full_key() == y.full_key():
-            continue
-        if x.public_only or y.public_only or x.key() == y.key():
-            return None
-        return (i, x, y)
-    return None
 
 
 def _leak_text(game: Game, twin: Game, viewer: str, side: frozenset[str], problem: _Problem) -> str:

@@ -25,7 +25,10 @@ class LeakCheck:
     ``roles`` is also a promise: the run fails (``COVERAGE``) if one of them was never
     checked as a viewer. ``chat`` makes every seat say a line each step so that who
     hears whom is compared too. ``attempts`` bounds how many candidate twin deals are
-    tried per viewer.
+    tried per viewer. ``max_steps`` caps the steps of the two games played per viewer
+    (``None``: the spec's ``max_steps``): with every seat outside the side abstaining,
+    many of them stall (nobody dies) and would otherwise run to the spec's limit,
+    repeating the same few observations round after round.
     """
 
     viewers_per_game: int = 1
@@ -35,6 +38,7 @@ class LeakCheck:
     chat: ChatScript | None = None
     twin: Twin = permute_others
     attempts: int = 64
+    max_steps: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.roles, str):
@@ -48,6 +52,8 @@ class LeakCheck:
             raise hr.InvalidArgument("LeakCheck needs viewers_per_game >= 0 and attempts >= 1")
         if self.games is not None and self.games < 0:
             raise hr.InvalidArgument("LeakCheck.games must be None or >= 0")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise hr.InvalidArgument("LeakCheck.max_steps must be None or >= 1")
 
 
 @dataclass(frozen=True, slots=True)

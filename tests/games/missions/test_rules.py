@@ -27,7 +27,7 @@ from .support import (
 # ------------------------------------------------------------------ M1
 
 
-def test_m01_table_size_evil_seats_and_camps() -> None:
+def test_M1_table_size_evil_seats_and_camps() -> None:
     assert dict(ms.EVIL_COUNTS) == {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
     assert {r: ms.camp_of(r) for r in (ms.SERVANT, ms.MERLIN, ms.PERCIVAL)} == dict.fromkeys(
         (ms.SERVANT, ms.MERLIN, ms.PERCIVAL), ms.GOOD
@@ -52,7 +52,7 @@ def test_m01_table_size_evil_seats_and_camps() -> None:
 # ------------------------------------------------------------------ M2
 
 
-def test_m02_merlin_sees_evil_except_mordred() -> None:
+def test_M2_merlin_sees_evil_except_mordred() -> None:
     view = board(MORDRED7).view()
     assert ms.merlin_info("p1", view) == {ms.KEY_EVIL: "p5,p7"}  # not Mordred (p6)
     view = board(AVALON7).view()
@@ -67,7 +67,7 @@ def test_m02_merlin_sees_evil_except_mordred() -> None:
 # ------------------------------------------------------------------ M3
 
 
-def test_m03_percival_sees_merlin_and_morgana_unordered() -> None:
+def test_M3_percival_sees_merlin_and_morgana_unordered() -> None:
     swapped = tuple((pid, {ms.MERLIN: ms.MORGANA, ms.MORGANA: ms.MERLIN}.get(role, role)) for pid, role in AVALON7)
     a = ms.percival_info("p2", board(AVALON7).view())
     b = ms.percival_info("p2", board(swapped).view())
@@ -83,7 +83,7 @@ def test_m03_percival_sees_merlin_and_morgana_unordered() -> None:
 # ------------------------------------------------------------------ M4
 
 
-def test_m04_evil_teammates_except_oberon() -> None:
+def test_M4_evil_teammates_except_oberon() -> None:
     view = board(AVALON7).view()
     assert ms.teammates("p5", view) == ("p6",)
     assert ms.teammates("p6", view) == ("p5",)
@@ -103,7 +103,7 @@ def test_m04_evil_teammates_except_oberon() -> None:
 # ------------------------------------------------------------------ M5
 
 
-def test_m05_reveal_then_first_seat_leads() -> None:
+def test_M5_reveal_then_first_seat_leads() -> None:
     engine = ms.engine_from_seats(AVALON7)
     assert engine.status() == hr.Status(ms.REVEAL, 1, False, ())
     assert all(engine.allowed_skills(pid) == () for pid in engine.player_ids())
@@ -120,7 +120,7 @@ def test_m05_reveal_then_first_seat_leads() -> None:
 # ------------------------------------------------------------------ M6
 
 
-def test_m06_nomination_is_one_submission_of_team_size() -> None:
+def test_M6_nomination_is_one_submission_of_team_size() -> None:
     engine = ms.engine_from_seats(AVALON7)
     to_first_nomination(engine)
     assert ms.team_size(engine.player_view("p1")) == 2
@@ -159,7 +159,7 @@ def test_m06_nomination_is_one_submission_of_team_size() -> None:
 # ------------------------------------------------------------------ M7
 
 
-def test_m07_no_nomination_forfeits() -> None:
+def test_M7_no_nomination_forfeits() -> None:
     engine = ms.engine_from_seats(AVALON7)
     to_first_nomination(engine)
     out = engine.end_phase()
@@ -181,7 +181,7 @@ def test_m07_no_nomination_forfeits() -> None:
 # ------------------------------------------------------------------ M8
 
 
-def test_m08_team_vote_public_strict_majority() -> None:
+def test_M8_team_vote_public_strict_majority() -> None:
     base = board(AVALON7, ms.TEAM_VOTE, vars={ms.VAR_LEADER: "p1"}, round_vars={ms.VAR_TEAM: "p1,p2"})
     view = base.view()
     four_three = [use(p, ms.APPROVE) for p in ("p1", "p2", "p3", "p4")] + [
@@ -212,7 +212,7 @@ def test_m08_team_vote_public_strict_majority() -> None:
 # ------------------------------------------------------------------ M9
 
 
-def test_m09_leadership_passes_after_every_vote() -> None:
+def test_M9_leadership_passes_after_every_vote() -> None:
     engine = ms.engine_from_seats(AVALON7)
     to_first_nomination(engine)
     nominate(engine)
@@ -229,7 +229,7 @@ def test_m09_leadership_passes_after_every_vote() -> None:
 # ------------------------------------------------------------------ M10
 
 
-def test_m10_five_rejections_in_a_row_hammer() -> None:
+def test_M10_five_rejections_in_a_row_hammer() -> None:
     engine = ms.engine_from_seats(AVALON7)
     to_first_nomination(engine)
     for n in range(1, 5):
@@ -255,7 +255,7 @@ def test_m10_five_rejections_in_a_row_hammer() -> None:
 # ------------------------------------------------------------------ M11
 
 
-def test_m11_mission_result_is_anonymous() -> None:
+def test_M11_mission_result_is_anonymous() -> None:
     seats = MORDRED7
     view = board(seats, ms.MISSION, round_vars={ms.VAR_TEAM: "p1,p5,p6"}).view()
     out = ms.resolve_mission([use("p6", ms.FAIL), use("p5", ms.SUCCESS), use("p1", ms.SUCCESS)], view)
@@ -288,7 +288,7 @@ def test_m11_mission_result_is_anonymous() -> None:
 # ------------------------------------------------------------------ M12
 
 
-def test_m12_good_fail_refused_privately() -> None:
+def test_M12_good_fail_refused_privately() -> None:
     view = board(AVALON7, ms.MISSION, round_vars={ms.VAR_TEAM: "p1,p3"}).view()
     out = ms.resolve_mission([use("p3", ms.FAIL), use("p1", ms.SUCCESS)], view)
     (refused,) = of_type(out, ms.FAIL_REFUSED)
@@ -309,7 +309,7 @@ def test_m12_good_fail_refused_privately() -> None:
 # ------------------------------------------------------------------ M13
 
 
-def test_m13_fails_needed() -> None:
+def test_M13_fails_needed() -> None:
     assert [[ms.fails_needed(n, m) for m in range(1, 6)] for n in range(5, 11)] == [
         [1, 1, 1, 1, 1],
         [1, 1, 1, 1, 1],
@@ -331,7 +331,7 @@ def test_m13_fails_needed() -> None:
 # ------------------------------------------------------------------ M14
 
 
-def test_m14_three_failures_evil_wins() -> None:
+def test_M14_three_failures_evil_wins() -> None:
     engine = ms.engine_from_seats(RESIST5)
     to_first_nomination(engine)
     play_mission(engine, fails=("p4",), team=("p1", "p4"))
@@ -346,7 +346,7 @@ def test_m14_three_failures_evil_wins() -> None:
 # ------------------------------------------------------------------ M15
 
 
-def test_m15_three_successes_go_to_assassination_or_good_wins() -> None:
+def test_M15_three_successes_go_to_assassination_or_good_wins() -> None:
     engine = ms.engine_from_seats(RESIST5)
     to_first_nomination(engine)
     for _ in range(3):
@@ -374,7 +374,7 @@ def _at_assassination() -> hr.Engine:
     return engine
 
 
-def test_m16_assassination_decides() -> None:
+def test_M16_assassination_decides() -> None:
     for target, winner in (("p1", ms.EVIL), ("p2", ms.GOOD), ("p6", ms.GOOD), (None, ms.GOOD)):
         engine = _at_assassination()
         if target is not None:
@@ -395,7 +395,7 @@ def test_m16_assassination_decides() -> None:
 # ------------------------------------------------------------------ M17
 
 
-def test_m17_round_is_mission_number() -> None:
+def test_M17_round_is_mission_number() -> None:
     engine = ms.engine_from_seats(AVALON7)
     to_first_nomination(engine)
     nominate(engine)
@@ -414,7 +414,7 @@ def test_m17_round_is_mission_number() -> None:
 # ------------------------------------------------------------------ M18
 
 
-def test_m18_audience_and_speech() -> None:
+def test_M18_audience_and_speech() -> None:
     view = board(AVALON7).view()
     everyone = view.player_ids()
     for kind in [*sorted(ms.EVENTS - {ms.FAIL_REFUSED}), hr.GAME_STARTED, hr.GAME_ENDED]:
@@ -435,7 +435,7 @@ def test_m18_audience_and_speech() -> None:
 # ------------------------------------------------------------------ M19
 
 
-def test_m19_presets_and_validation() -> None:
+def test_M19_presets_and_validation() -> None:
     assert ms.composition(ms.RESISTANCE, 5) == tuple(sorted([ms.SERVANT] * 3 + [ms.MINION] * 2))
     assert ms.composition(ms.AVALON, 5) == tuple(sorted([ms.MERLIN, ms.ASSASSIN, ms.SERVANT, ms.SERVANT, ms.MINION]))
     seven = ms.composition(ms.AVALON, 7, ("percival", "Morgana", ms.OBERON))

@@ -25,7 +25,7 @@ W, V, S, R, T, D, INS, M = (
 )
 
 
-def test_o24_night_results_are_private_votes_and_deaths_public() -> None:
+def test_O24_night_results_are_private_votes_and_deaths_public() -> None:
     engine = game([("p0", W), ("p1", S), ("p2", R), ("p3", T), ("p4", D), ("p5", INS)], (V, V, on.TANNER))
     everyone = engine.player_ids()
     seen: list[hr.Event] = []
@@ -62,7 +62,7 @@ def test_o24_night_results_are_private_votes_and_deaths_public() -> None:
     assert set(drunk.data) == {"center"}  # the drunk never learns the card
 
 
-def test_o24_nobody_speaks_at_night() -> None:
+def test_O24_nobody_speaks_at_night() -> None:
     engine = game([("p0", W), ("p1", V), ("p2", S)], (V, V, R))
     for phase in on.PHASES[:8]:
         advance_to(engine, phase)
@@ -74,7 +74,7 @@ def test_o24_nobody_speaks_at_night() -> None:
     assert engine.send_message("p0", "not me").sender == "p0"
 
 
-def test_o25_camp_is_never_written() -> None:
+def test_O25_camp_is_never_written() -> None:
     rng = random.Random(5)
     for _ in range(20):
         engine = on.engine_for(random_deal(rng))

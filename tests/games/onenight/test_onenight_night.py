@@ -13,7 +13,7 @@ from .helpers import advance_to, board, center, game, held, learned, of_type, us
 W, V, S, R, T, D, INS = on.WEREWOLF, on.VILLAGER, on.SEER, on.ROBBER, on.TROUBLEMAKER, on.DRUNK, on.INSOMNIAC
 
 
-def test_o03_dealt_card_decides_who_wakes_held_card_decides_who_scores() -> None:
+def test_O3_dealt_card_decides_who_wakes_held_card_decides_who_scores() -> None:
     # p0 robs the lone werewolf p1: p0 now holds the werewolf card but stays a robber.
     engine = game([("p0", R), ("p1", W), ("p2", V), ("p3", on.MINION)], (S, T, V))
     advance_to(engine, on.NIGHT_ROBBER)
@@ -44,7 +44,7 @@ def _phases_of(engine: hr.Engine) -> list[str]:
     return seen
 
 
-def test_o04_night_line_is_fixed_whatever_lies_in_the_centre() -> None:
+def test_O4_night_line_is_fixed_whatever_lies_in_the_centre() -> None:
     everyone = [("p0", W), ("p1", on.MINION), ("p2", on.MASON), ("p3", S), ("p4", R), ("p5", T), ("p6", D), ("p7", INS)]
     lines = [
         _phases_of(game(everyone, (V, V, on.MASON))),
@@ -64,7 +64,7 @@ def test_o04_night_line_is_fixed_whatever_lies_in_the_centre() -> None:
     assert on.rules((W, W, V)).config is on.rules((S, R, T)).config is on.CONFIG
 
 
-def test_o04_night_steps_never_hold_readiness() -> None:
+def test_O4_night_steps_never_hold_readiness() -> None:
     engine = game([("p0", W), ("p1", S), ("p2", R), ("p3", T), ("p4", D)], (V, V, INS))
     for phase in on.PHASES[:-2]:
         advance_to(engine, phase)
@@ -73,7 +73,7 @@ def test_o04_night_steps_never_hold_readiness() -> None:
     assert not engine.readiness().ready
 
 
-def test_o05_companions_see_each_other_minion_one_way() -> None:
+def test_O5_companions_see_each_other_minion_one_way() -> None:
     engine = game([("p0", W), ("p1", W), ("p2", on.MINION), ("p3", on.MASON), ("p4", on.MASON), ("p5", S)], (V, V, V))
     wolf = engine.player_view("p0")
     assert wolf.teammates == ("p1",)
@@ -91,7 +91,7 @@ def test_o05_companions_see_each_other_minion_one_way() -> None:
     assert lone.player_view("p1").role_info["masons"] == ""
 
 
-def test_o06_lone_wolf_peeks_at_one_centre_card() -> None:
+def test_O6_lone_wolf_peeks_at_one_centre_card() -> None:
     b = board([("p0", W), ("p1", V), ("p2", S)], (V, S, R), phase=on.NIGHT_WEREWOLF)
     effects = rs.resolve_werewolf([use("p0", on.PEEK, "2")], b.view())
     (peek,) = of_type(effects, on.PEEKED)
@@ -120,7 +120,7 @@ def test_o06_lone_wolf_peeks_at_one_centre_card() -> None:
         pair.submit("p0", on.PEEK, ["0"])
 
 
-def test_o07_seer_looks_at_one_player_or_two_centre_cards() -> None:
+def test_O7_seer_looks_at_one_player_or_two_centre_cards() -> None:
     b = board([("p0", S), ("p1", V, W), ("p2", V)], (T, D, R), phase=on.NIGHT_SEER)
     effects = rs.resolve_seer([use("p0", on.SEER_PLAYER, "p1")], b.view())
     (look,) = of_type(effects, on.SEER_LOOK)
@@ -135,7 +135,7 @@ def test_o07_seer_looks_at_one_player_or_two_centre_cards() -> None:
         assert rs.resolve_seer([bad], b.view()) == []
 
 
-def test_o07_kernel_refuses_bad_seer_choices() -> None:
+def test_O7_kernel_refuses_bad_seer_choices() -> None:
     engine = game([("p0", S), ("p1", V), ("p2", W)], (T, D, R))
     advance_to(engine, on.NIGHT_SEER)
     assert engine.allowed_skills("p0") == (on.SEER_PLAYER, on.SEER_CENTER)
@@ -160,7 +160,7 @@ def test_o07_kernel_refuses_bad_seer_choices() -> None:
     assert engine.readiness().optional == ()
 
 
-def test_o08_robber_swaps_and_looks() -> None:
+def test_O8_robber_swaps_and_looks() -> None:
     b = board([("p0", R), ("p1", W), ("p2", V)], phase=on.NIGHT_ROBBER)
     effects = rs.resolve_robber([use("p0", on.ROB, "p1")], b.view())
     after = b.apply(effects)
@@ -183,7 +183,7 @@ def test_o08_robber_swaps_and_looks() -> None:
         engine.submit("p1", on.ROB, ["p2"])
 
 
-def test_o09_troublemaker_swaps_two_others_and_learns_nothing() -> None:
+def test_O9_troublemaker_swaps_two_others_and_learns_nothing() -> None:
     b = board([("p0", T), ("p1", W), ("p2", V), ("p3", S)], phase=on.NIGHT_TROUBLEMAKER)
     effects = rs.resolve_troublemaker([use("p0", on.MEDDLE, "p2", "p1")], b.view())
     after = b.apply(effects)
@@ -209,7 +209,7 @@ def test_o09_troublemaker_swaps_two_others_and_learns_nothing() -> None:
     assert engine.player_view("p0").role_info == {}
 
 
-def test_o10_drunk_swaps_with_the_centre_blind_and_must_swap() -> None:
+def test_O10_drunk_swaps_with_the_centre_blind_and_must_swap() -> None:
     b = board([("p0", D), ("p1", V), ("p2", S)], (W, T, R), phase=on.NIGHT_DRUNK)
     effects = rs.resolve_drunk([use("p0", on.DRINK, "1")], b.view())
     after = b.apply(effects)
@@ -238,7 +238,7 @@ def test_o10_drunk_swaps_with_the_centre_blind_and_must_swap() -> None:
     assert engine.player_view("p0").role_info == {}
 
 
-def test_o11_insomniac_sees_own_card_at_the_end_of_the_night() -> None:
+def test_O11_insomniac_sees_own_card_at_the_end_of_the_night() -> None:
     b = board([("p0", INS, W), ("p1", V)], phase=on.NIGHT_INSOMNIAC)
     effects = rs.resolve_insomniac([], b.view())
     (look,) = of_type(effects, on.INSOMNIA)
@@ -256,7 +256,7 @@ def test_o11_insomniac_sees_own_card_at_the_end_of_the_night() -> None:
     assert engine.player_view("p0").role_info["learn.self"] == W
 
 
-def test_o12_knowledge_is_as_of_the_moment_of_looking() -> None:
+def test_O12_knowledge_is_as_of_the_moment_of_looking() -> None:
     engine = game([("p0", S), ("p1", W), ("p2", R), ("p3", T)], (V, V, V))
     advance_to(engine, on.NIGHT_SEER)
     engine.submit("p0", on.SEER_PLAYER, ["p1"])
@@ -270,7 +270,7 @@ def test_o12_knowledge_is_as_of_the_moment_of_looking() -> None:
     assert on.current_cards(engine).held == (("p0", W), ("p1", R), ("p2", S), ("p3", T))
 
 
-def test_o13_only_the_first_submission_counts() -> None:
+def test_O13_only_the_first_submission_counts() -> None:
     b = board([("p0", S), ("p1", W), ("p2", V)], (T, D, R))
     effects = rs.resolve_seer([use("p0", on.SEER_PLAYER, "p1"), use("p0", on.SEER_CENTER, "0", "1")], b.view())
     assert learned(b.apply(effects), "p0") == {"learn.player.p1": W}

@@ -23,7 +23,7 @@ SIX = (
 )
 
 
-def test_o01_deck_must_hold_players_plus_three_known_cards_within_the_box() -> None:
+def test_O1_deck_must_hold_players_plus_three_known_cards_within_the_box() -> None:
     assert on.validate_deck(list(SIX), 6) == SIX
     with pytest.raises(hr.InvalidBoard, match="9 cards"):
         on.validate_deck(SIX[:-1], 6)
@@ -45,7 +45,7 @@ def test_o01_deck_must_hold_players_plus_three_known_cards_within_the_box() -> N
         on.validate_deck(SIX, True)
 
 
-def test_o01_rules_and_start_check_the_table_too() -> None:
+def test_O1_rules_and_start_check_the_table_too() -> None:
     with pytest.raises(hr.InvalidBoard, match="exactly 3"):
         on.rules((on.VILLAGER, on.VILLAGER))
     with pytest.raises(hr.InvalidRole):
@@ -71,7 +71,7 @@ def test_o01_rules_and_start_check_the_table_too() -> None:
     assert engine.status().phase == hr.START and engine.log().effects[-1].type != hr.GAME_STARTED
 
 
-def test_o02_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
+def test_O2_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
     d = on.deal(SIX, 6, 42)
     assert d.player_ids == ("p0", "p1", "p2", "p3", "p4", "p5")
     cards = sorted(SIX)
@@ -88,7 +88,7 @@ def test_o02_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
         on.deal(SIX, 5, 1)
 
 
-def test_o02_default_decks_are_valid_for_three_to_ten_players() -> None:
+def test_O2_default_decks_are_valid_for_three_to_ten_players() -> None:
     for n in range(3, 11):
         deck = on.default_deck(n)
         assert on.validate_deck(deck, n) == deck

@@ -21,7 +21,7 @@ def winners(seats: Sequence[Seat], dead: tuple[str, ...] = (), *, clause: bool =
     return got
 
 
-def test_o18_village_wins_when_a_werewolf_holder_dies() -> None:
+def test_O18_village_wins_when_a_werewolf_holder_dies() -> None:
     seats = [("p0", W), ("p1", V), ("p2", S), ("p3", M)]
     assert winners(seats, ("p0",)) == (VILLAGE,)
     assert winners(seats, ("p0", "p1")) == (VILLAGE,)  # even if a villager dies too
@@ -30,7 +30,7 @@ def test_o18_village_wins_when_a_werewolf_holder_dies() -> None:
     assert winners([("p0", R, W), ("p1", W, R), ("p2", V)], ("p1",)) == (WOLF,)
 
 
-def test_o19_no_werewolf_in_play_village_wins_only_if_nobody_dies() -> None:
+def test_O19_no_werewolf_in_play_village_wins_only_if_nobody_dies() -> None:
     seats = [("p0", V), ("p1", S), ("p2", M)]
     assert winners(seats) == (VILLAGE,)
     assert winners(seats, ("p0",)) == ()
@@ -39,7 +39,7 @@ def test_o19_no_werewolf_in_play_village_wins_only_if_nobody_dies() -> None:
     assert winners([("p0", D, V), ("p1", S), ("p2", V)]) == (VILLAGE,)
 
 
-def test_o20_tanner_wins_by_dying_and_then_wolves_cannot_win() -> None:
+def test_O20_tanner_wins_by_dying_and_then_wolves_cannot_win() -> None:
     seats = [("p0", TN), ("p1", W), ("p2", V), ("p3", S)]
     assert winners(seats, ("p0",)) == (TANNER,)
     assert winners(seats, ("p0", "p2")) == (TANNER,)
@@ -47,7 +47,7 @@ def test_o20_tanner_wins_by_dying_and_then_wolves_cannot_win() -> None:
     assert winners([("p0", TN), ("p1", V), ("p2", S)], ("p0",)) == (TANNER,)
 
 
-def test_o21_wolves_win_when_a_werewolf_is_in_play_and_survives() -> None:
+def test_O21_wolves_win_when_a_werewolf_is_in_play_and_survives() -> None:
     seats = [("p0", W), ("p1", M), ("p2", V), ("p3", S)]
     assert winners(seats) == (WOLF,)
     assert winners(seats, ("p2",)) == (WOLF,)
@@ -55,7 +55,7 @@ def test_o21_wolves_win_when_a_werewolf_is_in_play_and_survives() -> None:
     assert winners(seats, ("p1", "p2")) == (WOLF,)
 
 
-def test_o22_several_camps_win_at_once_or_none() -> None:
+def test_O22_several_camps_win_at_once_or_none() -> None:
     seats = [("p0", TN), ("p1", W), ("p2", V), ("p3", S)]
     assert winners(seats, ("p0", "p1")) == (TANNER, VILLAGE)
     engine = game([("p0", TN), ("p1", W), ("p2", V), ("p3", S)], (W, V, R))
@@ -89,7 +89,7 @@ def test_o22_several_camps_win_at_once_or_none() -> None:
     assert on.reveal_lines(engine)[-1] == "winners: nobody"
 
 
-def test_o23_decided_only_after_the_vote() -> None:
+def test_O23_decided_only_after_the_vote() -> None:
     seats = [("p0", W), ("p1", V), ("p2", S)]
     assert on.decide(board(seats).view()) is None
     assert on.decide(board(seats, dead=("p0",)).view()) is None  # no vote yet
@@ -103,7 +103,7 @@ def test_o23_decided_only_after_the_vote() -> None:
     assert engine.status().over and engine.status().winners == (WOLF,)
 
 
-def test_o26_optional_minion_clause() -> None:
+def test_O26_optional_minion_clause() -> None:
     seats = [("p0", M), ("p1", V), ("p2", S)]
     assert winners(seats, ("p1",), clause=True) == (WOLF,)
     assert winners(seats, ("p1",)) == ()

@@ -24,7 +24,7 @@ def _dead(b: hr.Board, effects: list[hr.Effect]) -> list[str]:
 FOUR = board([("p0", V), ("p1", V), ("p2", W), ("p3", S)])
 
 
-def test_o14_everyone_votes_for_one_other_player() -> None:
+def test_O14_everyone_votes_for_one_other_player() -> None:
     engine = game([("p0", V), ("p1", W), ("p2", S)], (V, V, H))
     advance_to(engine, on.VOTE_PHASE)
     assert all(engine.allowed_skills(p) == (on.VOTE,) for p in engine.player_ids())
@@ -49,7 +49,7 @@ def test_o14_everyone_votes_for_one_other_player() -> None:
     assert [(e.source, e.target) for e in of_type(effects, on.VOTED)] == [("p2", "p3")]
 
 
-def test_o15_nobody_dies_when_nobody_gets_more_than_one_vote() -> None:
+def test_O15_nobody_dies_when_nobody_gets_more_than_one_vote() -> None:
     ring = {"p0": "p1", "p1": "p2", "p2": "p3", "p3": "p0"}
     effects = _votes(FOUR, ring)
     assert _dead(FOUR, effects) == [] and len(of_type(effects, on.NO_ONE_DIES)) == 1
@@ -63,7 +63,7 @@ def test_o15_nobody_dies_when_nobody_gets_more_than_one_vote() -> None:
     assert engine.alive_player_ids() == ("p0", "p1", "p2")
 
 
-def test_o16_everyone_tied_at_the_most_votes_dies() -> None:
+def test_O16_everyone_tied_at_the_most_votes_dies() -> None:
     effects = _votes(FOUR, {"p0": "p2", "p1": "p2", "p2": "p0", "p3": "p0"})
     assert _dead(FOUR, effects) == ["p0", "p2"]
     assert [(e.target, e.data["votes"]) for e in of_type(effects, on.LYNCHED)] == [("p0", "2"), ("p2", "2")]
@@ -73,7 +73,7 @@ def test_o16_everyone_tied_at_the_most_votes_dies() -> None:
     assert effects[-1] == hr.set_var(hr.GAME, on.VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 
 
-def test_o17_dying_hunter_takes_their_vote_target() -> None:
+def test_O17_dying_hunter_takes_their_vote_target() -> None:
     b = board([("p0", H), ("p1", V), ("p2", W), ("p3", S)])
     effects = _votes(b, {"p1": "p0", "p2": "p0", "p0": "p2", "p3": "p1"})
     assert _dead(b, effects) == ["p0", "p2"]

@@ -14,7 +14,7 @@ Quick start::
     # restore / replay with the same rules value:
     hiddenrole.Engine.restore(missions.rules(), engine.snapshot())
 
-Rules (each has a test named after it, ``test_m01_...`` and so on)
+Rules (each has a test named after it, ``test_M1_...`` and so on)
 ------------------------------------------------------------------
 M1  A table has 5 to 10 players and exactly 2, 2, 3, 3, 3, 4 evil seats (for 5..10).
     Servant, Merlin and Percival are GOOD; minion, assassin, Morgana, Mordred and

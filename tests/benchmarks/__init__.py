@@ -1,0 +1,1 @@
+"""Smoke runs of the benchmarks and checks of the calibration arithmetic (no timings asserted)."""

@@ -1,0 +1,56 @@
+"""The game benchmarks run (a fraction of a second each) and the calibration says what it should.
+
+Nothing here asserts a timing: only that each script ends with its summary line and that
+the calibrated ratio is the arithmetic the docs promise.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import calibration  # noqa: E402
+
+
+@pytest.mark.parametrize("script", ["werewolf_bench.py", "avalon_bench.py", "onenight_bench.py"])
+def test_game_benchmark_quick_run_ends_with_its_summary_line(script: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), "0.2"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    kind = script.removesuffix("_bench.py")
+    assert re.fullmatch(rf"kind={kind}( \w+=\d+(\.\d+)?)+", lines[-1]), lines[-1]
+    assert "calibration:" in done.stdout
+    if calibration.reference_installed():
+        assert "games_per_s_vs_go=" in lines[-1] and "ref_games_per_s=" in lines[-1]
+    else:
+        assert "_vs_go" not in done.stdout
+
+
+def test_calibration_scales_rates_up_and_times_down_with_the_reference() -> None:
+    half = calibration.Calibration(calibration.REFERENCE_RECORDED / 2)
+    assert half.factor == 0.5
+    assert half.go_here("werewolf_12p_games_per_s") == pytest.approx(713.0 / 2)
+    assert half.go_here("replay_us") == pytest.approx(138.0 * 2)
+    # As fast as Go would be here: 1.0, for a rate and for a time alike.
+    assert half.ratio("werewolf_12p_games_per_s", 356.5) == pytest.approx(1.0)
+    assert half.ratio("replay_us", 276.0) == pytest.approx(1.0)
+    assert half.ratio("replay_us", 138.0) == pytest.approx(2.0)
+    keys = half.keys({"games_per_s": 713.0, "other": 1.0}, {"games_per_s": "werewolf_12p_games_per_s"})
+    assert keys == {"ref_games_per_s": calibration.REFERENCE_RECORDED / 2, "games_per_s_vs_go": pytest.approx(2.0)}
+
+
+def test_without_the_reference_no_ratio_is_given() -> None:
+    none = calibration.Calibration(None)
+    assert none.ratio("replay_us", 100.0) is None
+    assert none.keys({"replay_us": 100.0}, {"replay_us": "replay_us"}) == {}
+    assert "Go here" not in none.line("replay_us", 100.0)
+    assert "not installed" in none.describe()
