@@ -16,6 +16,8 @@ __all__ = [
     "SkillNotAllowed",
     "InvalidTargets",
     "NotYourTurn",
+    "AlreadySubmitted",
+    "TooManySubmissions",
     "GameNotStarted",
     "GameEnded",
     "InvalidPhase",
@@ -84,6 +86,23 @@ class NotYourTurn(SkillNotAllowed):
     """In a turn-ordered phase, somebody else has the turn."""
 
     code = "NOT_YOUR_TURN"
+
+
+class AlreadySubmitted(SkillNotAllowed):
+    """In a simultaneous phase, the player already submitted for this step (or its group).
+
+    The first submission counts; a second one for the same step is refused, so a seat's
+    ballot counts once whatever it sends.
+    """
+
+    code = "ALREADY_SUBMITTED"
+
+
+class TooManySubmissions(SkillNotAllowed):
+    """The player already holds :data:`~hiddenrole.vocab.MAX_PENDING_PER_SEAT` submissions
+    in this phase (only turn-ordered, free or out-of-turn moves can get there)."""
+
+    code = "TOO_MANY_SUBMISSIONS"
 
 
 class GameNotStarted(GameError):

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
-from .errors import GameError, InvalidLog, InvalidSnapshot, NilSnapshot
+from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
 from .views import Detour, PlayerInfo
 
-__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot"]
+__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot", "read_json", "value_or_json"]
+
+_T = TypeVar("_T")
 
 LOG_VERSION = 1
 """Version of the log format; bumped on any incompatible change."""
@@ -30,18 +32,58 @@ def _dumps(obj: object) -> bytes:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def _loads(data: bytes | str, err: type[GameError]) -> Any:
+def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str], Exception] = InvalidArgument) -> Any:
+    """Strict JSON for everything the kernel and the host read back.
+
+    Refuses what the standard reader lets through, because each would break the
+    byte-identical round trip or hide a forged record: a repeated key in one object
+    (the standard reader keeps the last), ``NaN``/``Infinity``, text that is not UTF-8.
+    Raises ``error(message)`` (e.g. :class:`InvalidLog`); never returns a half-read value.
+    """
     if isinstance(data, (bytes, bytearray, memoryview)):
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise err(f"not UTF-8: {exc}") from None
+            raise error(f"not UTF-8: {exc}") from None
     if not isinstance(data, str):
-        raise err(f"expected JSON bytes or str, got {type(data).__name__}")
+        raise error(f"expected JSON bytes or str, got {type(data).__name__}")
     try:
-        return json.loads(data)
+        return _STRICT.decode(data)
     except (ValueError, RecursionError) as exc:
-        raise err(f"malformed JSON: {exc}") from None
+        raise error(f"malformed JSON: {exc}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"duplicate key {k!r}")
+            seen.add(k)
+    return d
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+
+
+def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], err: Callable[[str], Exception]) -> _T:
+    """``value`` when it already is a ``cls``, else ``from_json`` of its JSON bytes or text.
+
+    Anything else (``None`` included) raises ``err(message)``. Every reader that takes
+    "a value or its JSON" (logs, snapshots, table logs) goes through here.
+    """
+    if value is None:
+        raise err(f"no {cls.__name__} given")
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, (bytes, bytearray, str)):
+        return from_json(bytes(value) if isinstance(value, bytearray) else value)
+    raise err(f"expected a {cls.__name__} or JSON, got {type(value).__name__}")
 
 
 class _Reader:
@@ -266,7 +308,7 @@ class GameLog:
     @classmethod
     def from_json(cls, data: bytes | str) -> GameLog:
         """Decode and shape-check; raises :class:`InvalidLog`."""
-        return cls.from_dict(_loads(data, InvalidLog))
+        return cls.from_dict(read_json(data, InvalidLog))
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,7 +384,7 @@ class Snapshot:
         """Decode and shape-check; raises :class:`InvalidSnapshot` (``NilSnapshot`` for nothing)."""
         if data is None or (isinstance(data, (bytes, str)) and not data.strip()):
             raise NilSnapshot("no snapshot given")
-        return cls.from_dict(_loads(data, InvalidSnapshot))
+        return cls.from_dict(read_json(data, InvalidSnapshot))
 
     @classmethod
     def from_dict(cls, v: Any) -> Snapshot:
@@ -434,21 +476,11 @@ class Snapshot:
 
 def coerce_log(log: GameLog | bytes | str | None) -> GameLog:
     """Accept a log value or its JSON; anything else is :class:`InvalidLog`."""
-    if log is None:
-        raise InvalidLog("no log given")
-    if isinstance(log, GameLog):
-        return log
-    if isinstance(log, (bytes, bytearray, str)):
-        return GameLog.from_json(bytes(log) if isinstance(log, bytearray) else log)
-    raise InvalidLog(f"expected a GameLog or JSON, got {type(log).__name__}")
+    return value_or_json(log, GameLog, GameLog.from_json, InvalidLog)
 
 
 def coerce_snapshot(snap: Snapshot | bytes | str | None) -> Snapshot:
     """Accept a snapshot value or its JSON; anything else is :class:`InvalidSnapshot`."""
     if snap is None:
         raise NilSnapshot("no snapshot given")
-    if isinstance(snap, Snapshot):
-        return snap
-    if isinstance(snap, (bytes, bytearray, str)):
-        return Snapshot.from_json(bytes(snap) if isinstance(snap, bytearray) else snap)
-    raise InvalidSnapshot(f"expected a Snapshot or JSON, got {type(snap).__name__}")
+    return value_or_json(snap, Snapshot, Snapshot.from_json, InvalidSnapshot)

@@ -57,6 +57,8 @@ OUR_CODES = {
     "REENTRANT_CALL": hr.ReentrantCall,
     "INVALID_TARGETS": hr.InvalidTargets,
     "NOT_YOUR_TURN": hr.NotYourTurn,
+    "ALREADY_SUBMITTED": hr.AlreadySubmitted,
+    "TOO_MANY_SUBMISSIONS": hr.TooManySubmissions,
 }
 # Children that share their parent's code (the seed's two wrapped sentinels).
 SAME_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
@@ -67,6 +69,8 @@ SAME_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
 OWN_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
     hr.InvalidTargets: hr.SkillNotAllowed,
     hr.NotYourTurn: hr.SkillNotAllowed,
+    hr.AlreadySubmitted: hr.SkillNotAllowed,
+    hr.TooManySubmissions: hr.SkillNotAllowed,
 }
 
 

@@ -162,6 +162,11 @@ class _GameRun:
                 self._label([f"won:{w}" for w in status.winners] or ["won:none"])
                 return
             self._label([f"phase:{status.phase}"])
+            # C before anyone acts too: once every seat has used its step, nobody may act
+            # and the three answers agree trivially.
+            problems = self._guarded(partial(who_acts_problems, self.engine, current), "reading the engine")
+            if problems:
+                self.fail(Invariant.WHO_ACTS, "\n".join(problems))
             if self.step >= spec.max_steps:
                 self.check_restore(self.check_who_acts_and_stable(current), end=False)
                 if spec.want_end:
