@@ -452,12 +452,12 @@ class Engine:
             return "no such player"
         return ""
 
-    def _run_actions(self, actions: tuple[PhaseAction, ...], detour_pending: bool) -> None:
+    def _run_actions(self, actions: tuple[PhaseAction, ...]) -> None:
         s = self._state
         for a in actions:
             if a is PhaseAction.ADVANCE_ROUND:
                 s.round += 1
-            elif a is PhaseAction.CLEAR_ROUND_VARS and not detour_pending:
+            elif a is PhaseAction.CLEAR_ROUND_VARS:
                 s.reset_round()
 
     def _leave_phase(self, keep_actors: bool = False) -> None:
@@ -477,13 +477,23 @@ class Engine:
         if plan is None:
             plan = self._plans[key] = self._plan(s.phase, to)
         exits, entries = plan
-        pending = bool(s.detours)
-        if exits:
-            self._run_actions(exits, pending)
+        if s.detours:
+            # A detour is owed: the round boundary is held, counter and clearing together,
+            # and lands once when the queue drains (the round state lives until then).
+            if exits or entries:
+                s.held = _merged(s.held, exits + entries)
+        else:
+            if s.held:
+                own = exits + entries
+                held = tuple(a for a in s.held if a not in own)
+                s.held = ()
+                self._run_actions(held)
+            if exits:
+                self._run_actions(exits)
+            if entries:
+                self._run_actions(entries)
         s.phase = to
         s.ancestry = self._paths[to][1:]
-        if entries:
-            self._run_actions(entries, pending)
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
         self._start_turns()
@@ -1111,6 +1121,7 @@ class Engine:
                 tuple(self._pending),
                 tuple(s.turns),
                 s.delayed,
+                s.held,
             )
 
     @classmethod
@@ -1264,6 +1275,8 @@ class Engine:
             raise InvalidSnapshot("the turn queue must name seated players once each")
         if list(snap.delayed) != sorted(set(snap.delayed)) or any(i not in seated for i in snap.delayed):
             raise InvalidSnapshot("delayed players must be sorted, unique, seated players")
+        if snap.held and (not snap.detours or any(not isinstance(a, PhaseAction) for a in snap.held)):
+            raise InvalidSnapshot("round actions are held only while a detour is owed")
         if snap.winners is not None and list(snap.winners) != sorted(set(snap.winners)):
             raise InvalidSnapshot("winners must be sorted and unique")
         s.phase = snap.phase
@@ -1276,7 +1289,14 @@ class Engine:
         s.winners = snap.winners
         s.turns = list(snap.turns)
         s.delayed = tuple(snap.delayed)
+        s.held = tuple(snap.held)
         self._log = list(snap.log.effects)
+
+
+def _merged(held: tuple[PhaseAction, ...], more: tuple[PhaseAction, ...]) -> tuple[PhaseAction, ...]:
+    """Held round actions: each kind once, in a fixed order."""
+    got = set(held).union(more)
+    return tuple(a for a in PhaseAction if a in got)
 
 
 def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:

@@ -17,6 +17,7 @@ from typing import Any, NoReturn, TypeVar
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
 from .views import Detour, PlayerInfo
+from .vocab import PhaseAction
 
 __all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot", "read_json", "value_or_json"]
 
@@ -24,8 +25,13 @@ _T = TypeVar("_T")
 
 LOG_VERSION = 1
 """Version of the log format; bumped on any incompatible change."""
-SNAPSHOT_VERSION = 1
-"""Version of the snapshot format; a snapshot of another version is rebuilt from its log."""
+SNAPSHOT_VERSION = 2
+"""Version of the snapshot format; a snapshot of an unknown version is rebuilt from its log.
+
+2 added ``round_context.held`` (the round actions held while a detour is owed); a version 1
+snapshot is read as version 2 with nothing held (version 1 engines never held any).
+"""
+_READABLE_SNAPSHOTS = (1, 2)
 
 
 def _dumps(obj: object) -> bytes:
@@ -327,6 +333,7 @@ class Snapshot:
     pending: tuple[SkillUse, ...]
     turns: tuple[str, ...] = ()
     delayed: tuple[str, ...] = ()
+    held: tuple[PhaseAction, ...] = ()
     version: int = SNAPSHOT_VERSION
 
     @property
@@ -359,6 +366,7 @@ class Snapshot:
             "round_context": {
                 "detours": [{"player_id": d.player_id, "phase": d.phase} for d in self.detours],
                 "vars": dict(self.round_vars),
+                "held": [str(a) for a in self.held],
             },
             "pending": [
                 {
@@ -394,7 +402,7 @@ class Snapshot:
         if "log" not in d:
             r.fail("snapshot", "missing field 'log'")
         log = GameLog.from_dict(d["log"], InvalidSnapshot, "snapshot.log")
-        if version != SNAPSHOT_VERSION:
+        if version not in _READABLE_SNAPSHOTS:
             # Unknown layout: only the log is read; the engine rebuilds from it.
             return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
         r.keys(
@@ -434,7 +442,15 @@ class Snapshot:
                 )
             )
         rc = r.obj(d["round_context"], "snapshot.round_context")
-        r.keys(rc, "snapshot.round_context", ("detours", "vars"))
+        r.keys(rc, "snapshot.round_context", ("detours", "vars", "held") if version >= 2 else ("detours", "vars"))
+        held: list[PhaseAction] = []
+        for i, x in enumerate(r.list_(rc.get("held", []), "snapshot.round_context.held")):
+            try:
+                held.append(PhaseAction(r.str_(x, f"snapshot.round_context.held[{i}]")))
+            except ValueError:
+                r.fail(f"snapshot.round_context.held[{i}]", f"unknown phase action {x!r}")
+        if held != [a for a in PhaseAction if a in held]:
+            r.fail("snapshot.round_context.held", "actions must be unique, in PhaseAction order")
         detours = []
         for i, x in enumerate(r.list_(rc["detours"], "snapshot.round_context.detours")):
             w = f"snapshot.round_context.detours[{i}]"
@@ -470,7 +486,8 @@ class Snapshot:
             tuple(pending),
             r.strs(turns["queue"], "snapshot.turns.queue"),
             r.strs(turns["delayed"], "snapshot.turns.delayed"),
-            version,
+            tuple(held),
+            SNAPSHOT_VERSION,  # a version 1 snapshot is migrated: nothing was held
         )
 
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from .effects import EMPTY_MAP, Effect, VarScope
 from .views import Detour, PlayerInfo, RoundContext
-from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseType, RoleType
+from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
 
 __all__ = ["GameView"]
 
@@ -27,6 +27,7 @@ class State:
         "ancestry",
         "delayed",
         "detours",
+        "held",
         "order",
         "phase",
         "players",
@@ -50,6 +51,8 @@ class State:
         self.winners: tuple[Camp, ...] | None = None
         self.turns: list[str] = []
         self.delayed: tuple[str, ...] = ()
+        self.held: tuple[PhaseAction, ...] = ()
+        """Round actions held while a detour is owed; they land when the queue drains."""
         self._alive: tuple[PlayerInfo, ...] | None = None
 
     def clone(self) -> State:
@@ -66,6 +69,7 @@ class State:
         c.winners = self.winners
         c.turns = list(self.turns)
         c.delayed = self.delayed
+        c.held = self.held
         return c
 
     def seat(self, info: PlayerInfo) -> None:
@@ -85,6 +89,7 @@ class State:
         """Clear round variables, every player's round markers and the detour queue."""
         self.round_vars = {}
         self.detours = []
+        self.held = ()
         changed = False
         for pid, p in self.players.items():
             if p.round_vars:
