@@ -276,6 +276,9 @@ class GameLog:
     version: int = LOG_VERSION
     encoded: EncodedEffects | None = field(default=None, compare=False, repr=False, kw_only=True)
     """Optional cache of encoded effects (engines pass theirs); never changes the bytes."""
+    well_typed: bool = field(default=False, compare=False, repr=False, kw_only=True)
+    """Every effect is known to be a well-typed :class:`Effect` (the log was decoded from JSON or
+    made by an engine), so replay skips the per-field type checks; its other checks still run."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -309,6 +312,7 @@ class GameLog:
             r.str_(rules["version"], f"{where}.rules.version"),
             effects,
             version,
+            well_typed=True,
         )
 
     @classmethod
