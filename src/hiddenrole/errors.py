@@ -9,6 +9,8 @@ from __future__ import annotations
 
 __all__ = [
     "GameError",
+    "Refusal",
+    "RulesError",
     "PlayerNotFound",
     "PlayerDead",
     "TargetNotFound",
@@ -56,23 +58,34 @@ class GameError(Exception):
         return f"{self.code}: {self.message}"
 
 
-class PlayerNotFound(GameError):
+class Refusal(GameError):
+    """Base of "this request is refused": bad input from a player or client (show it to
+    them); the engine is unchanged and the game can go on. No code of its own."""
+
+
+class RulesError(GameError):
+    """Base of "the game or its rules package is broken": a bug to fix, not a move to
+    refuse (a bad config, a phase without a resolver, an extension point calling back).
+    No code of its own."""
+
+
+class PlayerNotFound(Refusal):
     code = "PLAYER_NOT_FOUND"
 
 
-class PlayerDead(GameError):
+class PlayerDead(Refusal):
     code = "PLAYER_DEAD"
 
 
-class TargetNotFound(GameError):
+class TargetNotFound(Refusal):
     code = "TARGET_NOT_FOUND"
 
 
-class TargetDead(GameError):
+class TargetDead(Refusal):
     code = "TARGET_DEAD"
 
 
-class SkillNotAllowed(GameError):
+class SkillNotAllowed(Refusal):
     code = "SKILL_NOT_ALLOWED"
 
 
@@ -105,19 +118,19 @@ class TooManySubmissions(SkillNotAllowed):
     code = "TOO_MANY_SUBMISSIONS"
 
 
-class GameNotStarted(GameError):
+class GameNotStarted(Refusal):
     code = "GAME_NOT_STARTED"
 
 
-class GameEnded(GameError):
+class GameEnded(Refusal):
     code = "GAME_ENDED"
 
 
-class InvalidPhase(GameError):
+class InvalidPhase(RulesError):
     code = "INVALID_PHASE"
 
 
-class MessageNotAllowed(GameError):
+class MessageNotAllowed(Refusal):
     code = "MESSAGE_NOT_ALLOWED"
 
 
@@ -153,7 +166,7 @@ class NilSnapshot(InvalidSnapshot):
     """``None`` (or nothing at all) was passed where a snapshot was expected."""
 
 
-class InvalidConfig(GameError):
+class InvalidConfig(RulesError):
     code = "INVALID_CONFIG"
 
 
@@ -176,7 +189,7 @@ class RulesMismatch(GameError):
     code = "RULES_MISMATCH"
 
 
-class ReentrantCall(GameError):
+class ReentrantCall(RulesError):
     """An extension point called back into the engine that is running it."""
 
     code = "REENTRANT_CALL"
@@ -186,7 +199,7 @@ def _all_codes() -> dict[str, type[GameError]]:
     table: dict[str, type[GameError]] = {}
     for name in __all__:
         obj = globals().get(name)
-        if isinstance(obj, type) and issubclass(obj, GameError) and obj is not GameError:
+        if isinstance(obj, type) and issubclass(obj, GameError) and obj.code:
             table.setdefault(obj.code, obj)
     return dict(sorted(table.items()))
 

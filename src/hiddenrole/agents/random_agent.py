@@ -15,18 +15,8 @@ TargetChooser = Callable[[hr.PlayerView, hr.PhaseStep, random.Random], Sequence[
 
 
 def legal_step(rules: hr.Rules, view: hr.PlayerView, skill: str) -> hr.PhaseStep | None:
-    """The public step that lets ``view``'s player use ``skill`` now."""
-    pc = rules.config.phases.get(view.phase)
-    if pc is None:
-        return None
-    role = view.self.role
-    for step in pc.steps:
-        if step.skill == skill and step.role == role:
-            return step
-    for step in pc.steps:
-        if step.skill == skill and step.role == "":
-            return step
-    return None
+    """The public step that lets ``view``'s player use ``skill`` now (:meth:`hr.Config.step_for`)."""
+    return rules.config.step_for(view.phase, skill, view.self.role)
 
 
 class RandomAgent:
