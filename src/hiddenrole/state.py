@@ -1,6 +1,6 @@
 """The board and its single write point.
 
-:func:`apply_effect` is the only code that changes a board. The engine, replay and
+:meth:`State.apply` is the only code that changes a board. The engine, replay and
 :class:`~hiddenrole.testing.Board` all go through it, so a rule tested on a hand-made
 board behaves exactly as it will in a game. Player records are immutable and
 replaced on write (copy-on-write), which makes views and clones cheap.
