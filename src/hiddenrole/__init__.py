@@ -22,6 +22,7 @@ from .effects import (
 from .engine import Engine, EventHandler, MessageHandler
 from .errors import (
     ERROR_CODES,
+    AlreadySubmitted,
     BoardAlreadyDecided,
     GameAlreadyStarted,
     GameEnded,
@@ -43,13 +44,16 @@ from .errors import (
     PlayerExists,
     PlayerNotFound,
     ReentrantCall,
+    Refusal,
+    RulesError,
     RulesMismatch,
     SkillNotAllowed,
     TargetDead,
     TargetNotFound,
+    TooManySubmissions,
     error_for_code,
 )
-from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot
+from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, read_json, value_or_json
 from .rules import (
     AudienceProvider,
     GameSetup,
@@ -93,7 +97,9 @@ from .vocab import (
     INTERNAL_EVENTS,
     KERNEL_EVENTS,
     MAX_MOVES_PER_TURN,
+    MAX_PENDING_PER_SEAT,
     MAX_PENDING_USES,
+    MAX_TARGETS,
     PHASE_CHANGED,
     PLAYER_ADDED,
     SEQUENTIAL,
@@ -121,6 +127,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ADVANCE_ROUND",
+    "AlreadySubmitted",
     "ANNOUNCE",
     "AudienceProvider",
     "Board",
@@ -162,7 +169,9 @@ __all__ = [
     "InvalidTargets",
     "KERNEL_EVENTS",
     "LOG_VERSION",
+    "MAX_PENDING_PER_SEAT",
     "MAX_PENDING_USES",
+    "MAX_TARGETS",
     "Message",
     "MessageHandler",
     "MessageNotAllowed",
@@ -193,6 +202,8 @@ __all__ = [
     "ROUND",
     "Readiness",
     "ReentrantCall",
+    "Refusal",
+    "RulesError",
     "Resolver",
     "RoleInfoProvider",
     "RolePhaseInfo",
@@ -218,6 +229,7 @@ __all__ = [
     "TargetDead",
     "TargetNotFound",
     "TeammateProvider",
+    "TooManySubmissions",
     "VAR_CAMP",
     "VAR_PRESENT",
     "VarScope",
@@ -226,8 +238,10 @@ __all__ = [
     "error_for_code",
     "goto_phase",
     "mark",
+    "read_json",
     "seat",
     "set_actors",
     "set_alive",
     "set_var",
+    "value_or_json",
 ]

@@ -16,7 +16,9 @@ from .vocab import (
     DEFAULT_PHASE_TIMEOUT,
     END,
     MAX_MOVES_PER_TURN,
+    MAX_TARGETS,
     START,
+    SYSTEM,
     PhaseAction,
     PhaseType,
     RoleType,
@@ -39,7 +41,8 @@ class PhaseStep:
     Targets are players unless ``target_pool`` names one of the config's
     ``target_pools`` (e.g. centre cards ``"0".."2"``): then every target must be a
     member of that pool. ``min_targets``/``max_targets`` bound how many targets one
-    submission carries (``max_targets`` ``None`` = no bound), ``distinct_targets``
+    submission carries (``max_targets`` ``None`` = up to :data:`MAX_TARGETS`, the
+    absolute bound every submission obeys), ``distinct_targets``
     forbids repeats and ``allow_self_target=False`` forbids targeting oneself.
     """
 
@@ -59,14 +62,18 @@ class PhaseStep:
         for name in ("role", "skill", "group", "target_pool"):
             if not isinstance(getattr(self, name), str):
                 raise InvalidArgument(f"PhaseStep.{name} must be a str")
-        if isinstance(self.min_targets, bool) or not isinstance(self.min_targets, int) or self.min_targets < 0:
-            raise InvalidArgument("PhaseStep.min_targets must be an int >= 0")
+        if (
+            isinstance(self.min_targets, bool)
+            or not isinstance(self.min_targets, int)
+            or not 0 <= self.min_targets <= MAX_TARGETS
+        ):
+            raise InvalidArgument(f"PhaseStep.min_targets must be an int in 0..{MAX_TARGETS}")
         if self.max_targets is not None and (
             isinstance(self.max_targets, bool)
             or not isinstance(self.max_targets, int)
-            or self.max_targets < self.min_targets
+            or not self.min_targets <= self.max_targets <= MAX_TARGETS
         ):
-            raise InvalidArgument("PhaseStep.max_targets must be None or an int >= min_targets")
+            raise InvalidArgument(f"PhaseStep.max_targets must be None or an int in min_targets..{MAX_TARGETS}")
 
     @property
     def checks_targets(self) -> bool:
@@ -176,6 +183,22 @@ class Config:
         if self.default_timeout > 0:
             return float(self.default_timeout)
         return DEFAULT_PHASE_TIMEOUT
+
+    def step_for(self, phase: PhaseType, skill: SkillType, role: RoleType) -> PhaseStep | None:
+        """The step of ``phase`` that offers ``skill`` to ``role``: the role's own step,
+        else the every-role step; ``None`` if there is none (the one step lookup for the
+        kernel, agents, bots and the harness)."""
+        pc = self.phases.get(phase)
+        if pc is None or not skill:
+            return None
+        fallback = None
+        for st in pc.steps:
+            if st.skill == skill and st.role != SYSTEM:
+                if st.role == role:
+                    return st
+                if st.role == "":
+                    fallback = st
+        return fallback
 
     def compound_phases(self) -> frozenset[PhaseType]:
         """Phases some other phase names as its parent."""

@@ -43,6 +43,8 @@ __all__ = [
     "REPLACED_BY_INTERCEPTOR",
     "frozen_map",
     "coerce_effects",
+    "checked_effect",
+    "checked_event",
 ]
 
 EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
@@ -273,7 +275,36 @@ def _is_clean_map(d: Mapping[str, str]) -> bool:
     return True
 
 
-def _checked(e: Effect, who: str) -> Effect:
+def checked_effect(e: object, who: str, *, logged: bool = False) -> Effect:
+    """``e`` as a well-typed :class:`Effect`, or :class:`InvalidArgument` naming the field.
+
+    ``logged`` admits the kernel's own bookkeeping entries (replay reads them from a log);
+    effects from rules and hosts never may carry them.
+    """
+    if not isinstance(e, Effect):
+        raise InvalidArgument(f"{who} holds {type(e).__name__}, not an Effect")
+    return _checked(e, who, logged)
+
+
+def checked_event(ev: object, who: str) -> Event:
+    """``ev`` as a well-typed :class:`Event` (every field), or :class:`InvalidArgument`."""
+    if not isinstance(ev, Event):
+        raise InvalidArgument(f"{who} needs an Event, got {type(ev).__name__}")
+    for name in ("type", "source", "target", "reason"):
+        if type(getattr(ev, name)) is not str:
+            raise InvalidArgument(f"{who}: event {name} must be a str, got {getattr(ev, name)!r}")
+    if not ev.type:
+        raise InvalidArgument(f"{who}: event type must be a non-empty str")
+    if type(ev.canceled) is not bool:
+        raise InvalidArgument(f"{who}: event canceled must be a bool")
+    if not _is_clean_map(ev.data):
+        if not isinstance(ev.data, Mapping):
+            raise InvalidArgument(f"{who}: event data must be a mapping of str to str")
+        ev = ev._replace(data=frozen_map(ev.data))
+    return ev
+
+
+def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
     """``e`` with every field of the right type, or :class:`InvalidArgument` naming the field.
 
     A wrongly typed field would otherwise be applied, logged, and break every later snapshot.
@@ -308,7 +339,7 @@ def _checked(e: Effect, who: str) -> Effect:
             raise InvalidArgument(f"{who} returned an effect whose {name} is not a str: {getattr(e, name)!r}")
     if not e.type:
         raise InvalidArgument(f"{who} returned an effect with an empty type")
-    if e.type in BOOKKEEPING_EVENTS:
+    if e.type in BOOKKEEPING_EVENTS and not logged:
         raise InvalidArgument(f"{who} returned {e.type}, which only the kernel may record")
     if type(e.canceled) is not bool or type(e.alive) is not bool:
         raise InvalidArgument(f"{who} returned an effect whose canceled/alive is not a bool")
@@ -324,6 +355,9 @@ def _checked(e: Effect, who: str) -> Effect:
                 raise InvalidArgument(f"{who} returned an effect whose {name} holds {item!r}")
     if type(e.actors) is not tuple or type(e.winners) is not tuple:
         e = e._replace(actors=tuple(e.actors), winners=tuple(e.winners))
+    for name in ("data", "vars"):
+        if not isinstance(getattr(e, name), Mapping):
+            raise InvalidArgument(f"{who} returned an effect whose {name} is not a mapping of str to str")
     if e.data is not EMPTY_MAP or e.vars is not EMPTY_MAP:
         e = e._replace(data=frozen_map(e.data), vars=frozen_map(e.vars))
     return e

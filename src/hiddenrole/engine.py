@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from types import MappingProxyType
 from typing import Any
 
 from .config import Config, PhaseConfig, PhaseStep
-from .effects import EMPTY_MAP, REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, VarScope, coerce_effects, frozen_map
+from .effects import (
+    EMPTY_MAP,
+    REPLACED_BY_INTERCEPTOR,
+    Effect,
+    Event,
+    SkillUse,
+    VarScope,
+    checked_effect,
+    checked_event,
+    coerce_effects,
+    frozen_map,
+)
 from .errors import (
+    AlreadySubmitted,
     BoardAlreadyDecided,
     GameAlreadyStarted,
     GameEnded,
@@ -39,6 +52,7 @@ from .errors import (
     SkillNotAllowed,
     TargetDead,
     TargetNotFound,
+    TooManySubmissions,
 )
 from .persistence import (
     LOG_VERSION,
@@ -57,7 +71,6 @@ from .views import (
     PhaseInfo,
     PlayerInfo,
     PlayerView,
-    PublicPlayerInfo,
     Readiness,
     RolePhaseInfo,
     RoundContext,
@@ -72,9 +85,11 @@ from .vocab import (
     GAME_STARTED,
     GOTO_PHASE,
     INTERNAL_EVENTS,
-    MAX_PENDING_USES,
+    MAX_PENDING_PER_SEAT,
+    MAX_TARGETS,
     PHASE_CHANGED,
     PLAYER_ADDED,
+    SET_ACTORS,
     START,
     SYSTEM,
     TURN_DELAYED,
@@ -120,6 +135,7 @@ class _PhaseTable:
         "out_of_turn",
         "queued",
         "requirements",
+        "siblings",
         "step_for",
         "steps",
     )
@@ -154,6 +170,14 @@ class _PhaseTable:
             else:
                 reqs.append(_Requirement(s))
         self.requirements = tuple(reqs)
+        # A step's "siblings": the skills that share its readiness requirement (itself, or
+        # every step of its group). A seat submits once per requirement in a simultaneous phase.
+        self.siblings: dict[tuple[RoleType, SkillType], frozenset[SkillType]] = {}
+        for s in steps:
+            if s.role == SYSTEM or not s.skill:
+                continue
+            mates = {x.skill for x in steps if x.group and x.group == s.group and x.role == s.role and x.skill}
+            self.siblings[(s.role, s.skill)] = frozenset(mates or {s.skill})
         roles: list[RoleType] = []
         for s in steps:
             if s.role != SYSTEM and s.role not in roles:
@@ -238,12 +262,14 @@ class Engine:
         "_b",
         "_cfg",
         "_compound",
+        "_delivering",
         "_encoded",
         "_event_handlers",
         "_in_ext",
         "_lock",
         "_log",
         "_message_handlers",
+        "_outbox",
         "_paths",
         "_pending",
         "_plans",
@@ -275,6 +301,8 @@ class Engine:
         self._lock = threading.RLock()
         self._in_ext = False
         self._event_handlers: list[EventHandler] = []
+        self._outbox: list[Event] = []
+        self._delivering = False
         self._message_handlers: list[MessageHandler] = []
 
     # ------------------------------------------------------------------ plumbing
@@ -291,17 +319,41 @@ class Engine:
         finally:
             self._in_ext = False
 
-    def _dispatch(self, events: Sequence[Event]) -> None:
-        if not events:
+    def _dispatch(self) -> None:
+        """Hand queued events to the handlers, outside the lock, in log order.
+
+        Events are queued under the lock as they are logged, so the queue is in log
+        order. One thread delivers at a time: a thread that finds delivery under way
+        leaves its events to that thread (a handler calling back into the engine does
+        the same), so no handler ever sees a later event before an earlier one.
+        """
+        if not self._outbox:
+            # Nothing queued (the common case, and always without handlers): no lock needed,
+            # since a thread that queues events calls this afterwards itself.
             return
         with self._lock:
-            handlers = tuple(self._event_handlers)
-        for ev in events:
-            for h in handlers:
-                try:
-                    h(ev)
-                except Exception:
-                    self._b.logger.exception("event handler raised; other handlers still run")
+            if self._delivering or not self._outbox:
+                return
+            self._delivering = True
+        try:
+            while True:
+                with self._lock:
+                    if not self._outbox:
+                        self._delivering = False
+                        return
+                    batch = tuple(self._outbox)
+                    self._outbox.clear()
+                    handlers = tuple(self._event_handlers)
+                for ev in batch:
+                    for h in handlers:
+                        try:
+                            h(ev)
+                        except Exception:
+                            self._b.logger.exception("event handler raised; other handlers still run")
+        except BaseException:
+            with self._lock:
+                self._delivering = False
+            raise
 
     def _table(self) -> _PhaseTable:
         return self._tables.get(self._state.phase, _EMPTY_TABLE)
@@ -340,6 +392,13 @@ class Engine:
             turns = self._state.turns
             if not turns or turns[0] != p.id:
                 return table.out_of_turn_skills_for(p.role)
+        elif skills and self._pending and table.order is TurnOrder.SIMULTANEOUS:
+            # One submission per step: a step the seat already used is no longer offered.
+            used = {u.skill for u in self._pending if u.player_id == p.id}
+            if used:
+                sib = table.siblings
+                step_for = table.find_step
+                return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
         return skills
 
     def _player(self, player_id: object) -> PlayerInfo:
@@ -377,22 +436,31 @@ class Engine:
                     self._offer(r, i + 1, out)
                 return
         if e.type == DETOUR and not e.canceled:
-            if not e.phase:
-                e = e.cancel("no target phase")
-            elif e.phase not in self._tables:
-                self._b.logger.error("detour to unknown phase %r cancelled", e.phase)
-                e = e.cancel("unknown target phase")
-            elif e.source not in self._state.players:
-                e = e.cancel("no such player")
+            fault = self._detour_fault(e)
+            if fault:
+                if e.phase and e.phase not in self._tables:
+                    self._b.logger.error("detour to unknown phase %r cancelled", e.phase)
+                e = e.cancel(fault)
         self._state.apply(e)
         out.append(e)
 
-    def _run_actions(self, actions: tuple[PhaseAction, ...], detour_pending: bool) -> None:
+    def _detour_fault(self, e: Effect) -> str:
+        """Why a DETOUR cannot be honoured, ``""`` if it can: live play cancels such a
+        detour, and replay refuses a log that claims one was honoured."""
+        if not e.phase:
+            return "no target phase"
+        if e.phase not in self._tables:
+            return "unknown target phase"
+        if e.source not in self._state.players:
+            return "no such player"
+        return ""
+
+    def _run_actions(self, actions: tuple[PhaseAction, ...]) -> None:
         s = self._state
         for a in actions:
             if a is PhaseAction.ADVANCE_ROUND:
                 s.round += 1
-            elif a is PhaseAction.CLEAR_ROUND_VARS and not detour_pending:
+            elif a is PhaseAction.CLEAR_ROUND_VARS:
                 s.reset_round()
 
     def _leave_phase(self, keep_actors: bool = False) -> None:
@@ -412,13 +480,23 @@ class Engine:
         if plan is None:
             plan = self._plans[key] = self._plan(s.phase, to)
         exits, entries = plan
-        pending = bool(s.detours)
-        if exits:
-            self._run_actions(exits, pending)
+        if s.detours:
+            # A detour is owed: the round boundary is held, counter and clearing together,
+            # and lands once when the queue drains (the round state lives until then).
+            if exits or entries:
+                s.held = _merged(s.held, exits + entries)
+        else:
+            if s.held:
+                own = exits + entries
+                held = tuple(a for a in s.held if a not in own)
+                s.held = ()
+                self._run_actions(held)
+            if exits:
+                self._run_actions(exits)
+            if entries:
+                self._run_actions(entries)
         s.phase = to
         s.ancestry = self._paths[to][1:]
-        if entries:
-            self._run_actions(entries, pending)
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
         self._start_turns()
@@ -480,15 +558,14 @@ class Engine:
         self._pending.remove(use)
         self._apply_batch(self._call(fn, (use,), self._view), f"turn resolver for {self._state.phase}", out)
 
-    def _public(self, out: list[Effect]) -> list[Event]:
-        """The events handlers will receive (none are built when nobody listens)."""
-        if not self._event_handlers:
-            return []
-        return [e.to_event() for e in out if e.type not in INTERNAL_EVENTS]
+    def _public(self, out: list[Effect]) -> None:
+        """Queue the events handlers will receive (none are built when nobody listens)."""
+        if self._event_handlers:
+            self._outbox.extend(e.to_event() for e in out if e.type not in INTERNAL_EVENTS)
 
-    def _commit(self, out: list[Effect]) -> list[Event]:
+    def _commit(self, out: list[Effect]) -> None:
         self._log.extend(out)
-        return self._public(out)
+        self._public(out)
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state
@@ -539,7 +616,6 @@ class Engine:
 
     def start(self) -> None:
         """Enter the start phase at round 1, then apply the game setup's effects."""
-        events: list[Event] = []
         with self._lock:
             self._guard()
             s = self._state
@@ -556,8 +632,8 @@ class Engine:
                 if self._b.game_setup is not None:
                     self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
             self._log.extend(batch)
-            events.append(started.to_event())
-        self._dispatch(events)
+            self._public([started])
+        self._dispatch()
 
     def _rebuild(self) -> None:
         """Put the board back to what the log says, after an extension point raised midway.
@@ -567,7 +643,7 @@ class Engine:
         """
         self._state = State()
         self._view = GameView(self._state)
-        self._replay(self._log)
+        self._replay(self._log, True)
 
     # ------------------------------------------------------------------ acting
 
@@ -587,9 +663,12 @@ class Engine:
             if isinstance(targets, str):
                 targets = (targets,)
             try:
-                tgts = tuple(targets)
+                # Never read more than the absolute bound: a huge list is refused unread.
+                tgts = tuple(islice(targets, MAX_TARGETS + 1))
             except TypeError:
                 raise InvalidArgument("targets must be an iterable of player ids") from None
+            if len(tgts) > MAX_TARGETS:
+                raise InvalidTargets(f"a submission carries at most {MAX_TARGETS} targets")
             s = self._state
             named = s.actors.get(s.phase)
             if named is not None:
@@ -600,6 +679,8 @@ class Engine:
             step = self._tables[s.phase].find_step(p.role, skill) if skill else None
             if step is None:
                 raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            if step.max_targets is not None and len(tgts) > step.max_targets:
+                raise InvalidTargets(f"{skill!r} takes at most {step.max_targets} targets, got {len(tgts)}")
             for t in tgts:
                 if not isinstance(t, str):
                     raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
@@ -615,9 +696,14 @@ class Engine:
                         raise TargetNotFound(f"no player {t!r}")
                     if not tp.alive and not step.allow_dead_target:
                         raise TargetDead(f"{t!r} is eliminated")
-            if len(self._pending) >= MAX_PENDING_USES:
-                raise SkillNotAllowed(f"more than {MAX_PENDING_USES} submissions in one phase")
             table = self._tables[s.phase]
+            if table.order is TurnOrder.SIMULTANEOUS:
+                siblings = table.siblings[(step.role, step.skill)]
+                for u in self._pending:
+                    if u.player_id == player_id and u.skill in siblings:
+                        raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
+            elif sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
+                raise TooManySubmissions(f"{player_id!r} holds {MAX_PENDING_PER_SEAT} submissions this phase")
             in_turn = skill not in table.out_of_turn
             if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
                 turn = s.turns[0] if s.turns else "nobody"
@@ -635,8 +721,8 @@ class Engine:
                     1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
                 ):
                     self._finish_turn(player_id, out)
-            events = self._commit(out)
-        self._dispatch(events)
+            self._commit(out)
+        self._dispatch()
         return use
 
     def end_turn(self, player_id: str) -> tuple[Effect, ...]:
@@ -652,8 +738,8 @@ class Engine:
             out: list[Effect] = []
             with _AllOrNothing(self):
                 self._finish_turn(player_id, out)
-            events = self._commit(out)
-        self._dispatch(events)
+            self._commit(out)
+        self._dispatch()
         return tuple(out)
 
     def delay_turn(self, player_id: str) -> None:
@@ -716,13 +802,13 @@ class Engine:
             s = self._state
             phase = s.phase
             out: list[Effect] = []
-            named_before = s.actors.get(phase)
             with _AllOrNothing(self):
                 self._apply_batch(
                     self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
                 )
-                # A list written by this very resolution names actors for the next visit.
-                keep = phase in s.actors and s.actors[phase] is not named_before
+                # A list written by this very resolution (even an empty one) names actors
+                # for the next visit.
+                keep = any(e.type == SET_ACTORS and e.phase == phase and not e.canceled for e in out)
                 self._leave_phase(keep)
                 if s.detours:
                     nxt = s.detours[0].phase
@@ -752,8 +838,8 @@ class Engine:
             else:
                 self._log.extend(out)
                 self._log.append(Effect(PHASE_CHANGED, phase=nxt, data=_KEEP_ACTORS if keep else EMPTY_MAP))
-            events = self._public(out)
-        self._dispatch(events)
+            self._public(out)
+        self._dispatch()
         return tuple(out)
 
     def apply(self, *effects: Effect) -> tuple[Effect, ...]:
@@ -770,8 +856,8 @@ class Engine:
             with _AllOrNothing(self):
                 self._apply_batch(effects, "apply", out)
             self._log.extend(out)
-            events = self._public(out)
-        self._dispatch(events)
+            self._public(out)
+        self._dispatch()
         return tuple(out)
 
     # ------------------------------------------------------------------ reading
@@ -860,19 +946,7 @@ class Engine:
             p = self._player(player_id)
             s = self._state
             mates = self._teammates(p.id)
-            players = s.players
-            if mates:
-                revealed = set(mates)
-                revealed.add(p.id)
-                infos = tuple(
-                    PublicPlayerInfo(q.id, q.alive, q.role if q.id in revealed else "")
-                    for q in (players[i] for i in s.order)
-                )
-            else:
-                infos = tuple(
-                    PublicPlayerInfo(q.id, q.alive, q.role if q.id == p.id else "")
-                    for q in (players[i] for i in s.order)
-                )
+            infos = s.public_infos(p.id, mates)
             return PlayerView(
                 p.id,
                 s.round,
@@ -945,11 +1019,8 @@ class Engine:
         with self._lock:
             self._guard()
             if isinstance(event, Effect):
-                event = event.to_event()
-            if not isinstance(event, Event):
-                raise InvalidArgument("audience_of needs an Event")
-            if type(event.type) is not str or not event.type:
-                raise InvalidArgument(f"audience_of: event type must be a non-empty str, got {event.type!r}")
+                event = checked_effect(event, "audience_of", logged=True).to_event()
+            event = checked_event(event, "audience_of")
             if event.type in INTERNAL_EVENTS:
                 return ()
             fn = self._b.audience
@@ -1020,7 +1091,9 @@ class Engine:
         """The record of the game so far (immutable; safe to keep)."""
         with self._lock:
             self._guard()
-            return GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded)
+            return GameLog(
+                self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded, well_typed=True
+            )
 
     def snapshot(self) -> Snapshot:
         """The log plus the board and the unresolved submissions."""
@@ -1029,7 +1102,7 @@ class Engine:
             s = self._state
             players = s.players
             return Snapshot(
-                GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded),
+                GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded, well_typed=True),
                 s.phase,
                 s.round,
                 frozen_map(s.vars),
@@ -1041,6 +1114,7 @@ class Engine:
                 tuple(self._pending),
                 tuple(s.turns),
                 s.delayed,
+                s.held,
             )
 
     @classmethod
@@ -1053,16 +1127,29 @@ class Engine:
             raise InvalidLog(f"log version {glog.version} is not {LOG_VERSION}")
         eng = cls(rules)
         _check_rules(eng.rules, glog.rules_name, glog.rules_version)
-        eng._replay(glog.effects)
+        eng._replay(glog.effects, glog.well_typed)
         return eng
 
-    def _replay(self, effects: Sequence[Effect]) -> None:
+    def _replay(self, effects: Sequence[Effect], trusted: bool = False) -> None:
+        """Apply a log, checking every entry as live play would have (types, seated
+        players, known phases): a log live play could not have written is InvalidLog."""
         s = self._state
         started = False
         apply = s.apply
+        checked: list[Effect] = []
         for n, e in enumerate(effects):
+            if not trusted:
+                try:
+                    e = checked_effect(e, f"log entry {n}", logged=True)
+                except InvalidArgument as exc:
+                    raise InvalidLog(exc.message) from None
+                checked.append(e)
             t = e.type
             if t not in BOOKKEEPING_EVENTS:
+                if t == DETOUR and not e.canceled:
+                    fault = self._detour_fault(e)
+                    if fault:
+                        raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
                 apply(e)
                 continue
             where = f"log entry {n} ({t})"
@@ -1101,7 +1188,7 @@ class Engine:
                 self._leave_phase()
                 self._transition(END)
                 s.winners = e.winners
-        self._log = list(effects)
+        self._log = list(effects) if trusted else checked
 
     @classmethod
     def restore(cls, rules: Rules, snapshot: Snapshot | bytes | str | None, *, verify: bool = True) -> Engine:
@@ -1171,6 +1258,21 @@ class Engine:
             if not p.role or p.role == SYSTEM:
                 raise InvalidSnapshot(f"player {p.id!r} has bad role {p.role!r}")
             s.seat(p)
+        seated = s.players
+        for phase, named in snap.actors.items():
+            if not phase or list(named) != sorted(set(named)) or any(i not in seated for i in named):
+                raise InvalidSnapshot(f"actors of {phase!r} must be sorted, unique, seated players")
+        for d in snap.detours:
+            if d.player_id not in seated or d.phase not in self._tables:
+                raise InvalidSnapshot(f"detour {d!r} names an unseated player or an unknown phase")
+        if len(set(snap.turns)) != len(snap.turns) or any(i not in seated for i in snap.turns):
+            raise InvalidSnapshot("the turn queue must name seated players once each")
+        if list(snap.delayed) != sorted(set(snap.delayed)) or any(i not in seated for i in snap.delayed):
+            raise InvalidSnapshot("delayed players must be sorted, unique, seated players")
+        if snap.held and (not snap.detours or any(not isinstance(a, PhaseAction) for a in snap.held)):
+            raise InvalidSnapshot("round actions are held only while a detour is owed")
+        if snap.winners is not None and list(snap.winners) != sorted(set(snap.winners)):
+            raise InvalidSnapshot("winners must be sorted and unique")
         s.phase = snap.phase
         s.ancestry = self._paths[snap.phase][1:]
         s.round = snap.round
@@ -1181,7 +1283,26 @@ class Engine:
         s.winners = snap.winners
         s.turns = list(snap.turns)
         s.delayed = tuple(snap.delayed)
-        self._log = list(snap.log.effects)
+        s.held = tuple(snap.held)
+        log = list(snap.log.effects)
+        if not snap.log.well_typed:
+            for n, e in enumerate(log):
+                try:
+                    log[n] = checked_effect(e, f"log entry {n}", logged=True)
+                except InvalidArgument as exc:
+                    raise InvalidSnapshot(exc.message) from None
+        self._log = log
+
+
+def _merged(held: tuple[PhaseAction, ...], more: tuple[PhaseAction, ...]) -> tuple[PhaseAction, ...]:
+    """Held round actions: each kind once, in a fixed order."""
+    got = set(held).union(more)
+    return tuple(a for a in PhaseAction if a in got)
+
+
+def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:
+    assert step is not None  # every skill offered to a role has a step
+    return (step.role, step.skill)
 
 
 KEEP_ACTORS_KEY = "keep_actors"

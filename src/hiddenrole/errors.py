@@ -9,6 +9,8 @@ from __future__ import annotations
 
 __all__ = [
     "GameError",
+    "Refusal",
+    "RulesError",
     "PlayerNotFound",
     "PlayerDead",
     "TargetNotFound",
@@ -16,6 +18,8 @@ __all__ = [
     "SkillNotAllowed",
     "InvalidTargets",
     "NotYourTurn",
+    "AlreadySubmitted",
+    "TooManySubmissions",
     "GameNotStarted",
     "GameEnded",
     "InvalidPhase",
@@ -54,23 +58,34 @@ class GameError(Exception):
         return f"{self.code}: {self.message}"
 
 
-class PlayerNotFound(GameError):
+class Refusal(GameError):
+    """Base of "this request is refused": bad input from a player or client (show it to
+    them); the engine is unchanged and the game can go on. No code of its own."""
+
+
+class RulesError(GameError):
+    """Base of "the game or its rules package is broken": a bug to fix, not a move to
+    refuse (a bad config, a phase without a resolver, an extension point calling back).
+    No code of its own."""
+
+
+class PlayerNotFound(Refusal):
     code = "PLAYER_NOT_FOUND"
 
 
-class PlayerDead(GameError):
+class PlayerDead(Refusal):
     code = "PLAYER_DEAD"
 
 
-class TargetNotFound(GameError):
+class TargetNotFound(Refusal):
     code = "TARGET_NOT_FOUND"
 
 
-class TargetDead(GameError):
+class TargetDead(Refusal):
     code = "TARGET_DEAD"
 
 
-class SkillNotAllowed(GameError):
+class SkillNotAllowed(Refusal):
     code = "SKILL_NOT_ALLOWED"
 
 
@@ -86,19 +101,36 @@ class NotYourTurn(SkillNotAllowed):
     code = "NOT_YOUR_TURN"
 
 
-class GameNotStarted(GameError):
+class AlreadySubmitted(SkillNotAllowed):
+    """In a simultaneous phase, the player already submitted for this step (or its group).
+
+    The first submission counts; a second one for the same step is refused, so a seat's
+    ballot counts once whatever it sends.
+    """
+
+    code = "ALREADY_SUBMITTED"
+
+
+class TooManySubmissions(SkillNotAllowed):
+    """The player already holds :data:`~hiddenrole.vocab.MAX_PENDING_PER_SEAT` submissions
+    in this phase (only turn-ordered, free or out-of-turn moves can get there)."""
+
+    code = "TOO_MANY_SUBMISSIONS"
+
+
+class GameNotStarted(Refusal):
     code = "GAME_NOT_STARTED"
 
 
-class GameEnded(GameError):
+class GameEnded(Refusal):
     code = "GAME_ENDED"
 
 
-class InvalidPhase(GameError):
+class InvalidPhase(RulesError):
     code = "INVALID_PHASE"
 
 
-class MessageNotAllowed(GameError):
+class MessageNotAllowed(Refusal):
     code = "MESSAGE_NOT_ALLOWED"
 
 
@@ -134,7 +166,7 @@ class NilSnapshot(InvalidSnapshot):
     """``None`` (or nothing at all) was passed where a snapshot was expected."""
 
 
-class InvalidConfig(GameError):
+class InvalidConfig(RulesError):
     code = "INVALID_CONFIG"
 
 
@@ -157,7 +189,7 @@ class RulesMismatch(GameError):
     code = "RULES_MISMATCH"
 
 
-class ReentrantCall(GameError):
+class ReentrantCall(RulesError):
     """An extension point called back into the engine that is running it."""
 
     code = "REENTRANT_CALL"
@@ -167,7 +199,7 @@ def _all_codes() -> dict[str, type[GameError]]:
     table: dict[str, type[GameError]] = {}
     for name in __all__:
         obj = globals().get(name)
-        if isinstance(obj, type) and issubclass(obj, GameError) and obj is not GameError:
+        if isinstance(obj, type) and issubclass(obj, GameError) and obj.code:
             table.setdefault(obj.code, obj)
     return dict(sorted(table.items()))
 

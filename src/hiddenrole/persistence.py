@@ -9,39 +9,87 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
-from .errors import GameError, InvalidLog, InvalidSnapshot, NilSnapshot
+from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
 from .views import Detour, PlayerInfo
+from .vocab import PhaseAction
 
-__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot"]
+__all__ = ["LOG_VERSION", "SNAPSHOT_VERSION", "EncodedEffects", "GameLog", "Snapshot", "read_json", "value_or_json"]
+
+_T = TypeVar("_T")
 
 LOG_VERSION = 1
 """Version of the log format; bumped on any incompatible change."""
-SNAPSHOT_VERSION = 1
-"""Version of the snapshot format; a snapshot of another version is rebuilt from its log."""
+SNAPSHOT_VERSION = 2
+"""Version of the snapshot format; a snapshot of an unknown version is rebuilt from its log.
+
+2 added ``round_context.held`` (the round actions held while a detour is owed); a version 1
+snapshot is read as version 2 with nothing held (version 1 engines never held any).
+"""
+_READABLE_SNAPSHOTS = (1, 2)
 
 
 def _dumps(obj: object) -> bytes:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def _loads(data: bytes | str, err: type[GameError]) -> Any:
+def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str], Exception] = InvalidArgument) -> Any:
+    """Strict JSON for everything the kernel and the host read back.
+
+    Refuses what the standard reader lets through, because each would break the
+    byte-identical round trip or hide a forged record: a repeated key in one object
+    (the standard reader keeps the last), ``NaN``/``Infinity``, text that is not UTF-8.
+    Raises ``error(message)`` (e.g. :class:`InvalidLog`); never returns a half-read value.
+    """
     if isinstance(data, (bytes, bytearray, memoryview)):
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise err(f"not UTF-8: {exc}") from None
+            raise error(f"not UTF-8: {exc}") from None
     if not isinstance(data, str):
-        raise err(f"expected JSON bytes or str, got {type(data).__name__}")
+        raise error(f"expected JSON bytes or str, got {type(data).__name__}")
     try:
-        return json.loads(data)
+        return _STRICT.decode(data)
     except (ValueError, RecursionError) as exc:
-        raise err(f"malformed JSON: {exc}") from None
+        raise error(f"malformed JSON: {exc}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"duplicate key {k!r}")
+            seen.add(k)
+    return d
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+
+
+def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], err: Callable[[str], Exception]) -> _T:
+    """``value`` when it already is a ``cls``, else ``from_json`` of its JSON bytes or text.
+
+    Anything else (``None`` included) raises ``err(message)``. Every reader that takes
+    "a value or its JSON" (logs, snapshots, table logs) goes through here.
+    """
+    if value is None:
+        raise err(f"no {cls.__name__} given")
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, (bytes, bytearray, str)):
+        return from_json(bytes(value) if isinstance(value, bytearray) else value)
+    raise err(f"expected a {cls.__name__} or JSON, got {type(value).__name__}")
 
 
 class _Reader:
@@ -228,6 +276,9 @@ class GameLog:
     version: int = LOG_VERSION
     encoded: EncodedEffects | None = field(default=None, compare=False, repr=False, kw_only=True)
     """Optional cache of encoded effects (engines pass theirs); never changes the bytes."""
+    well_typed: bool = field(default=False, compare=False, repr=False, kw_only=True)
+    """Every effect is known to be a well-typed :class:`Effect` (the log was decoded from JSON or
+    made by an engine), so replay skips the per-field type checks; its other checks still run."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -261,12 +312,13 @@ class GameLog:
             r.str_(rules["version"], f"{where}.rules.version"),
             effects,
             version,
+            well_typed=True,
         )
 
     @classmethod
     def from_json(cls, data: bytes | str) -> GameLog:
         """Decode and shape-check; raises :class:`InvalidLog`."""
-        return cls.from_dict(_loads(data, InvalidLog))
+        return cls.from_dict(read_json(data, InvalidLog))
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +337,7 @@ class Snapshot:
     pending: tuple[SkillUse, ...]
     turns: tuple[str, ...] = ()
     delayed: tuple[str, ...] = ()
+    held: tuple[PhaseAction, ...] = ()
     version: int = SNAPSHOT_VERSION
 
     @property
@@ -317,6 +370,7 @@ class Snapshot:
             "round_context": {
                 "detours": [{"player_id": d.player_id, "phase": d.phase} for d in self.detours],
                 "vars": dict(self.round_vars),
+                "held": [str(a) for a in self.held],
             },
             "pending": [
                 {
@@ -342,7 +396,7 @@ class Snapshot:
         """Decode and shape-check; raises :class:`InvalidSnapshot` (``NilSnapshot`` for nothing)."""
         if data is None or (isinstance(data, (bytes, str)) and not data.strip()):
             raise NilSnapshot("no snapshot given")
-        return cls.from_dict(_loads(data, InvalidSnapshot))
+        return cls.from_dict(read_json(data, InvalidSnapshot))
 
     @classmethod
     def from_dict(cls, v: Any) -> Snapshot:
@@ -352,7 +406,7 @@ class Snapshot:
         if "log" not in d:
             r.fail("snapshot", "missing field 'log'")
         log = GameLog.from_dict(d["log"], InvalidSnapshot, "snapshot.log")
-        if version != SNAPSHOT_VERSION:
+        if version not in _READABLE_SNAPSHOTS:
             # Unknown layout: only the log is read; the engine rebuilds from it.
             return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
         r.keys(
@@ -392,7 +446,15 @@ class Snapshot:
                 )
             )
         rc = r.obj(d["round_context"], "snapshot.round_context")
-        r.keys(rc, "snapshot.round_context", ("detours", "vars"))
+        r.keys(rc, "snapshot.round_context", ("detours", "vars", "held") if version >= 2 else ("detours", "vars"))
+        held: list[PhaseAction] = []
+        for i, x in enumerate(r.list_(rc.get("held", []), "snapshot.round_context.held")):
+            try:
+                held.append(PhaseAction(r.str_(x, f"snapshot.round_context.held[{i}]")))
+            except ValueError:
+                r.fail(f"snapshot.round_context.held[{i}]", f"unknown phase action {x!r}")
+        if held != [a for a in PhaseAction if a in held]:
+            r.fail("snapshot.round_context.held", "actions must be unique, in PhaseAction order")
         detours = []
         for i, x in enumerate(r.list_(rc["detours"], "snapshot.round_context.detours")):
             w = f"snapshot.round_context.detours[{i}]"
@@ -428,27 +490,18 @@ class Snapshot:
             tuple(pending),
             r.strs(turns["queue"], "snapshot.turns.queue"),
             r.strs(turns["delayed"], "snapshot.turns.delayed"),
-            version,
+            tuple(held),
+            SNAPSHOT_VERSION,  # a version 1 snapshot is migrated: nothing was held
         )
 
 
 def coerce_log(log: GameLog | bytes | str | None) -> GameLog:
     """Accept a log value or its JSON; anything else is :class:`InvalidLog`."""
-    if log is None:
-        raise InvalidLog("no log given")
-    if isinstance(log, GameLog):
-        return log
-    if isinstance(log, (bytes, bytearray, str)):
-        return GameLog.from_json(bytes(log) if isinstance(log, bytearray) else log)
-    raise InvalidLog(f"expected a GameLog or JSON, got {type(log).__name__}")
+    return value_or_json(log, GameLog, GameLog.from_json, InvalidLog)
 
 
 def coerce_snapshot(snap: Snapshot | bytes | str | None) -> Snapshot:
     """Accept a snapshot value or its JSON; anything else is :class:`InvalidSnapshot`."""
     if snap is None:
         raise NilSnapshot("no snapshot given")
-    if isinstance(snap, Snapshot):
-        return snap
-    if isinstance(snap, (bytes, bytearray, str)):
-        return Snapshot.from_json(bytes(snap) if isinstance(snap, bytearray) else snap)
-    raise InvalidSnapshot(f"expected a Snapshot or JSON, got {type(snap).__name__}")
+    return value_or_json(snap, Snapshot, Snapshot.from_json, InvalidSnapshot)

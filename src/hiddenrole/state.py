@@ -1,6 +1,6 @@
 """The board and its single write point.
 
-:func:`apply_effect` is the only code that changes a board. The engine, replay and
+:meth:`State.apply` is the only code that changes a board. The engine, replay and
 :class:`~hiddenrole.testing.Board` all go through it, so a rule tested on a hand-made
 board behaves exactly as it will in a game. Player records are immutable and
 replaced on write (copy-on-write), which makes views and clones cheap.
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .effects import EMPTY_MAP, Effect, VarScope
-from .views import Detour, PlayerInfo, RoundContext
-from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseType, RoleType
+from .views import Detour, PlayerInfo, PublicPlayerInfo, RoundContext
+from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
 
 __all__ = ["GameView"]
 
@@ -23,10 +23,13 @@ class State:
 
     __slots__ = (
         "_alive",
+        "_index",
+        "_public",
         "actors",
         "ancestry",
         "delayed",
         "detours",
+        "held",
         "order",
         "phase",
         "players",
@@ -50,7 +53,11 @@ class State:
         self.winners: tuple[Camp, ...] | None = None
         self.turns: list[str] = []
         self.delayed: tuple[str, ...] = ()
+        self.held: tuple[PhaseAction, ...] = ()
+        """Round actions held while a detour is owed; they land when the queue drains."""
         self._alive: tuple[PlayerInfo, ...] | None = None
+        self._public: tuple[PublicPlayerInfo, ...] | None = None
+        self._index: dict[str, int] = {}
 
     def clone(self) -> State:
         c = State()
@@ -59,6 +66,7 @@ class State:
         c.round = self.round
         c.players = dict(self.players)
         c.order = list(self.order)
+        c._index = self._index  # replaced, never changed, by seat()
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
         c.detours = list(self.detours)
@@ -66,12 +74,14 @@ class State:
         c.winners = self.winners
         c.turns = list(self.turns)
         c.delayed = self.delayed
+        c.held = self.held
         return c
 
     def seat(self, info: PlayerInfo) -> None:
         self.players[info.id] = info
         self.order = sorted(self.players)
-        self._alive = None
+        self._index = {pid: n for n, pid in enumerate(self.order)}
+        self._alive = self._public = None
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
@@ -81,17 +91,34 @@ class State:
             self._alive = cached
         return cached
 
+    def public_infos(self, viewer: str, revealed: tuple[str, ...]) -> tuple[PublicPlayerInfo, ...]:
+        """Every player as ``viewer`` sees them: ids and aliveness, roles of ``viewer`` and
+        ``revealed`` only. The role-free base is cached until a player record changes."""
+        base = self._public
+        if base is None:
+            players = self.players
+            base = self._public = tuple(PublicPlayerInfo(i, players[i].alive) for i in self.order)
+        out = list(base)
+        index = self._index
+        players = self.players
+        for pid in (viewer, *revealed):
+            n = index.get(pid)
+            if n is not None:
+                out[n] = PublicPlayerInfo(pid, players[pid].alive, players[pid].role)
+        return tuple(out)
+
     def reset_round(self) -> None:
         """Clear round variables, every player's round markers and the detour queue."""
         self.round_vars = {}
         self.detours = []
+        self.held = ()
         changed = False
         for pid, p in self.players.items():
             if p.round_vars:
                 self.players[pid] = p._replace(round_vars=EMPTY_MAP)
                 changed = True
         if changed:
-            self._alive = None
+            self._alive = self._public = None
 
     def get_var(self, scope: VarScope, key: str) -> str:
         if scope.owner:
@@ -118,7 +145,7 @@ class State:
                 if new is cell:
                     return
                 self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
-                self._alive = None
+                self._alive = self._public = None
             else:
                 d = self.round_vars if scope.per_round else self.vars
                 if e.value:
@@ -129,7 +156,7 @@ class State:
             p = self.players.get(e.target)
             if p is not None and p.alive != e.alive:
                 self.players[p.id] = p._replace(alive=e.alive)
-                self._alive = None
+                self._alive = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
         elif t == DETOUR and e.phase and e.source:

@@ -47,6 +47,8 @@ __all__ = [
     "CLEAR_ROUND_VARS",
     "DEFAULT_PHASE_TIMEOUT",
     "MAX_PENDING_USES",
+    "MAX_PENDING_PER_SEAT",
+    "MAX_TARGETS",
 ]
 
 PhaseType: TypeAlias = str
@@ -103,10 +105,10 @@ KERNEL_EVENTS: Final = frozenset(
 """Every event type the kernel defines."""
 
 INTERNAL_EVENTS: Final = KERNEL_EVENTS - {GAME_STARTED, GAME_ENDED}
+"""Kernel primitives: never published, never routed to any player (not configurable)."""
 
 BOOKKEEPING_EVENTS: Final = frozenset({PLAYER_ADDED, PHASE_CHANGED, GAME_STARTED, GAME_ENDED, TURN_ENDED, TURN_DELAYED})
 """Log entries only the kernel writes; rules and hosts may not produce them (replay acts on them)."""
-"""Kernel primitives: never published, never routed to any player (not configurable)."""
 
 
 class PhaseAction(StrEnum):
@@ -143,5 +145,18 @@ CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
 
 DEFAULT_PHASE_TIMEOUT: Final = 30.0
 """Seconds; advice for hosts only. The engine never times anything."""
-MAX_PENDING_USES: Final = 4096
-"""Submissions held per phase before further ones are refused."""
+MAX_PENDING_PER_SEAT: Final = 256
+"""Submissions one seat may hold unresolved in one phase (more is ``TooManySubmissions``).
+
+Per seat, so one seat's flood never crowds out another. In a simultaneous phase a seat
+submits at most once per step anyway (``AlreadySubmitted``); the cap bounds turn-ordered
+phases with many moves per turn, FREE phases and out-of-turn skills that no turn
+resolver consumes. It exceeds :data:`MAX_MOVES_PER_TURN` so a full turn always fits.
+"""
+MAX_PENDING_USES: Final = MAX_PENDING_PER_SEAT
+"""Former name of :data:`MAX_PENDING_PER_SEAT` (the limit used to be per phase, not per seat)."""
+MAX_TARGETS: Final = 64
+"""Targets one submission may carry when its step sets no ``max_targets`` (``InvalidTargets``).
+
+Checked before any target is read, so a huge list costs nothing and never reaches the log.
+"""

@@ -493,3 +493,14 @@ def test_phase_step_defaults() -> None:
         False,
         True,
     )
+
+
+def test_step_for_prefers_the_role_step_then_the_every_role_step() -> None:
+    own = hr.PhaseStep("wolf", "VOTE", required=True)
+    anyone = hr.PhaseStep("", "VOTE")
+    cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=(anyone, own, hr.PhaseStep(hr.SYSTEM, "NOTE")), next_phase=hr.END)})
+    assert cfg.step_for("A", "VOTE", "wolf") is own
+    assert cfg.step_for("A", "VOTE", "seer") is anyone
+    assert cfg.step_for("A", "NOTE", hr.SYSTEM) is None  # nobody carries a SYSTEM step
+    assert cfg.step_for("A", "", "wolf") is None
+    assert cfg.step_for("NOWHERE", "VOTE", "wolf") is None

@@ -706,17 +706,18 @@ def test_raising_game_setup_leaves_the_game_unstarted() -> None:
 # ---------------------------------------------------------------- round bookkeeping around detours
 
 
-def test_clear_round_vars_is_held_while_a_detour_is_pending() -> None:
+def test_the_round_boundary_is_held_while_a_detour_is_pending() -> None:
     engine, script = play(shoot_enter=(hr.CLEAR_ROUND_VARS,))
     phase_after(engine, script)  # DAY -> NIGHT
     marks = (hr.set_var(hr.ROUND, "k", "v"), hr.set_var(hr.ROUND.of("v1"), "m", "1"))
     assert phase_after(engine, script, *marks, hr.detour("h1", SHOOT)) == SHOOT
-    # NIGHT's exit still advanced the round; SHOOT's entry clear was held ...
-    assert engine.status().round == 2
+    # NIGHT's exit advance and SHOOT's entry clear are both held: same round, same state ...
+    assert engine.status().round == 1
     assert (engine.var(hr.ROUND, "k"), engine.var(hr.ROUND.of("v1"), "m")) == ("v", "1")
     # ... so the detour that brought us here survived to name its actor.
     assert engine.view().actors(SHOOT) == ("h1",)
-    assert phase_after(engine, script) == NIGHT  # detour drained: NIGHT's entry clear runs
+    assert phase_after(engine, script) == NIGHT  # drained: the boundary lands once, with NIGHT's own clear
+    assert engine.status().round == 2
     assert (engine.var(hr.ROUND, "k"), engine.var(hr.ROUND.of("v1"), "m")) == ("", "")
 
 
@@ -726,12 +727,14 @@ def test_clear_round_vars_runs_when_no_detour_is_pending() -> None:
     assert engine.var(hr.ROUND, "k") == ""
 
 
-def test_advance_round_runs_even_while_a_detour_is_pending() -> None:
+def test_advance_round_is_held_while_a_detour_is_pending_and_lands_once() -> None:
     engine, script = play(shoot_enter=(hr.ADVANCE_ROUND,))
     assert phase_after(engine, script, hr.detour("h1", SHOOT)) == SHOOT
-    assert engine.status().round == 2
+    assert engine.status().round == 1
     assert phase_after(engine, script, hr.detour("h2", SHOOT)) == SHOOT
-    assert engine.status().round == 3
+    assert engine.status().round == 1
+    assert phase_after(engine, script) == NIGHT  # SHOOT entered twice, the round counted once
+    assert engine.status().round == 2
 
 
 def test_start_runs_no_entry_actions_of_the_start_phase() -> None:

@@ -57,6 +57,8 @@ OUR_CODES = {
     "REENTRANT_CALL": hr.ReentrantCall,
     "INVALID_TARGETS": hr.InvalidTargets,
     "NOT_YOUR_TURN": hr.NotYourTurn,
+    "ALREADY_SUBMITTED": hr.AlreadySubmitted,
+    "TOO_MANY_SUBMISSIONS": hr.TooManySubmissions,
 }
 # Children that share their parent's code (the seed's two wrapped sentinels).
 SAME_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
@@ -67,6 +69,8 @@ SAME_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
 OWN_CODE_CHILDREN: dict[type[hr.GameError], type[hr.GameError]] = {
     hr.InvalidTargets: hr.SkillNotAllowed,
     hr.NotYourTurn: hr.SkillNotAllowed,
+    hr.AlreadySubmitted: hr.SkillNotAllowed,
+    hr.TooManySubmissions: hr.SkillNotAllowed,
 }
 
 
@@ -96,7 +100,47 @@ def test_each_code_has_one_class_under_game_error(code: str) -> None:
 def test_every_exported_exception_is_a_game_error() -> None:
     errors = exported_errors()
     assert all(issubclass(c, hr.GameError) for c in errors)
-    assert set(errors) == {hr.GameError, *hr.ERROR_CODES.values(), *SAME_CODE_CHILDREN}
+    assert set(errors) == {hr.GameError, hr.Refusal, hr.RulesError, *hr.ERROR_CODES.values(), *SAME_CODE_CHILDREN}
+
+
+REFUSALS = (
+    hr.PlayerNotFound,
+    hr.PlayerDead,
+    hr.TargetNotFound,
+    hr.TargetDead,
+    hr.SkillNotAllowed,
+    hr.InvalidTargets,
+    hr.NotYourTurn,
+    hr.AlreadySubmitted,
+    hr.TooManySubmissions,
+    hr.GameNotStarted,
+    hr.GameEnded,
+    hr.MessageNotAllowed,
+)
+RULES_ERRORS = (hr.InvalidConfig, hr.InvalidPhase, hr.ReentrantCall)
+
+
+@pytest.mark.parametrize("cls", REFUSALS + RULES_ERRORS, ids=lambda c: c.__name__)
+def test_a_caller_tells_a_refused_move_from_a_broken_ruleset(cls: type[hr.GameError]) -> None:
+    refused = cls in REFUSALS
+    assert issubclass(cls, hr.Refusal) is refused
+    assert issubclass(cls, hr.RulesError) is not refused
+    assert not hr.Refusal.code and not hr.RulesError.code  # groups, not codes
+    assert "" not in hr.ERROR_CODES
+
+
+def test_a_refused_submission_is_a_refusal() -> None:
+    cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=(hr.PhaseStep("", "ACT"),), next_phase=hr.END)})
+    engine = hr.Engine(hr.Rules(cfg, name="refusal", resolvers={"A": lambda uses, view: []}))
+    engine.add_player("a", "R")
+    engine.start()
+    engine.submit("a", "ACT")
+    with pytest.raises(hr.Refusal):
+        engine.submit("a", "ACT")
+    with pytest.raises(hr.Refusal):
+        engine.submit("ghost", "ACT")
+    with pytest.raises(hr.RulesError):
+        hr.Engine(hr.Rules(cfg, name="broken", resolvers={}))  # a phase without a resolver
 
 
 @pytest.mark.parametrize("child", list(SAME_CODE_CHILDREN), ids=[c.__name__ for c in SAME_CODE_CHILDREN])

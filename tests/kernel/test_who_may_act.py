@@ -7,7 +7,7 @@ most tests here check all four together against a small oracle of the rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -304,8 +304,8 @@ def test_allow_dead_target_accepts_a_dead_target_but_not_a_missing_one() -> None
 def test_empty_target_strings_are_skipped() -> None:
     engine, _ = village()
     assert engine.submit("w1", "KILL", ["", "v1", ""]).targets == ("", "v1", "")
-    assert engine.submit("w1", "KILL", [""]).target == ""
-    assert engine.submit("w1", "KILL").targets == ()
+    assert engine.submit("w2", "KILL", [""]).target == ""
+    assert engine.submit("x1", hr.SKIP).targets == ()
 
 
 def test_one_bad_target_rejects_the_whole_submission() -> None:
@@ -319,13 +319,41 @@ def test_one_bad_target_rejects_the_whole_submission() -> None:
     assert engine.pending_uses() == ()
 
 
-def test_repeated_submissions_are_all_accepted_in_order() -> None:
+def test_a_second_submission_for_the_same_step_is_refused_and_the_first_counts() -> None:
     engine, script = village()
     first = engine.submit("w1", "KILL", ["v1"])
-    second = engine.submit("w1", "KILL", ["v1"])
-    third = engine.submit("w1", "KILL", ["s1"])
+    before = state_fingerprint(engine)
+    for targets in (["v1"], ["s1"]):
+        with pytest.raises(hr.AlreadySubmitted) as err:
+            engine.submit("w1", "KILL", targets)
+        assert err.value.code == "ALREADY_SUBMITTED"
+    assert state_fingerprint(engine) == before
+    other = engine.submit("w2", "KILL", ["s1"])
     engine.end_phase()
-    assert script.calls[0][1] == (first, second, third)
+    assert script.calls[0][1] == (first, other)
+
+
+def test_one_submission_per_group_however_many_skills_it_has() -> None:
+    cfg = hr.Config(
+        "A",
+        {
+            "A": phase(
+                step("", "YES", required=True, group="vote"),
+                step("", "NO", required=True, group="vote"),
+                step("", "NOTE"),
+                next_phase=hr.END,
+            )
+        },
+    )
+    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    engine.submit("a", "YES")
+    with pytest.raises(hr.AlreadySubmitted):
+        engine.submit("a", "NO")
+    engine.submit("a", "NOTE")  # another step: allowed once too
+    with pytest.raises(hr.AlreadySubmitted):
+        engine.submit("a", "NOTE")
+    engine.submit("b", "NO")
+    assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("a", "YES"), ("a", "NOTE"), ("b", "NO")]
 
 
 def test_a_single_string_target_is_one_target() -> None:
@@ -370,15 +398,72 @@ def test_rejected_submissions_leave_pending_uses_unchanged() -> None:
     assert engine.pending_uses() == (kept,)
 
 
-def test_pending_uses_are_capped() -> None:
+def test_a_used_step_is_no_longer_offered_to_that_seat_only() -> None:
     engine, _ = village()
-    for _ in range(hr.MAX_PENDING_USES):
-        engine.submit("w1", "KILL", ["v1"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("w2", "KILL", ["v1"])
-    assert len(engine.pending_uses()) == hr.MAX_PENDING_USES
+    assert engine.allowed_skills("x1") == ("SAVE", "POISON", hr.SKIP)
+    engine.submit("x1", "SAVE", ["v1"])
+    assert engine.allowed_skills("x1") == (hr.SKIP,)  # SAVE and POISON are one group
+    assert engine.player_view("x1").allowed_skills == (hr.SKIP,)
+    engine.submit("w1", "KILL", ["v1"])
+    assert engine.allowed_skills("w1") == ()
+    assert engine.allowed_skills("w2") == ("KILL",)  # another seat is untouched
     engine.end_phase()
-    engine.submit("w1", "VOTE", ["v1"])  # the cap is per phase
+
+
+def test_a_flood_from_one_seat_never_crowds_out_another() -> None:
+    """Issue 8: one seat's repeated submissions used to fill a per-phase cap."""
+    cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=(step("", "MOVE"),), next_phase=hr.END, turn_order=hr.FREE)})
+    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    for _ in range(hr.MAX_PENDING_PER_SEAT):
+        engine.submit("a", "MOVE")
+    with pytest.raises(hr.TooManySubmissions) as err:
+        engine.submit("a", "MOVE")
+    assert err.value.code == "TOO_MANY_SUBMISSIONS"
+    engine.submit("b", "MOVE")  # the cap is per seat
+    assert len(engine.pending_uses()) == hr.MAX_PENDING_PER_SEAT + 1
+    assert hr.MAX_PENDING_PER_SEAT > hr.MAX_MOVES_PER_TURN
+
+
+def test_a_flooding_voter_is_refused_and_every_other_ballot_counts() -> None:
+    engine, script = village()
+    engine.submit("w1", "KILL", ["v1"])
+    for _ in range(10):
+        with pytest.raises(hr.AlreadySubmitted):
+            engine.submit("w1", "KILL", ["v1"])
+    engine.submit("w2", "KILL", ["s1"])
+    engine.end_phase()
+    assert [u.player_id for u in script.calls[0][1]] == ["w1", "w2"]
+
+
+def test_an_oversized_target_list_is_refused_unread() -> None:
+    engine, _ = village()
+    before = state_fingerprint(engine)
+    read = 0
+
+    def endless() -> Iterator[str]:
+        nonlocal read
+        while True:
+            read += 1
+            yield "v1"
+
+    with pytest.raises(hr.InvalidTargets):
+        engine.submit("w1", "KILL", endless())
+    assert read == hr.MAX_TARGETS + 1
+    with pytest.raises(hr.InvalidTargets):
+        engine.submit("w1", "KILL", ["v1"] * 100_000)
+    assert state_fingerprint(engine) == before
+    assert len(engine.log().to_json()) == len(hr.Engine.replay(engine.rules, engine.log()).log().to_json())
+
+
+def test_more_targets_than_the_step_allows_is_refused_before_the_targets_are_checked() -> None:
+    cfg = hr.Config("A", {"A": phase(step("", "PICK", max_targets=1), next_phase=hr.END)})
+    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    with pytest.raises(hr.InvalidTargets):
+        engine.submit("a", "PICK", ["b", "ghost"])  # the count is wrong before "ghost" is
+    with pytest.raises(hr.TargetNotFound):
+        engine.submit("a", "PICK", ["ghost"])
+    with pytest.raises(hr.InvalidArgument):
+        hr.PhaseStep("", "PICK", max_targets=hr.MAX_TARGETS + 1)
 
 
 # ---------------------------------------------------------------- allowed_skills
@@ -512,7 +597,7 @@ def test_acted_lists_everyone_who_submitted_sorted_and_once() -> None:
     engine, _ = village()
     engine.submit("x1", hr.SKIP)
     engine.submit("w2", "KILL", ["v1"])
-    engine.submit("w2", "KILL", ["s1"])
+    engine.submit("x1", "SAVE", ["v1"])
     assert engine.readiness().acted == ("w2", "x1")
 
 

@@ -179,6 +179,9 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
         if queued and pc is not None and pid != b.readiness.turn:
             # In a turn-ordered phase only the holder of the turn has its in-turn skills.
             expected &= set(pc.out_of_turn)
+        if pc is not None and pc.turn_order is hr.SIMULTANEOUS:
+            # A simultaneous phase takes one submission per step (a group counts as one).
+            expected -= _used_steps(engine.rules.config, status.phase, roles[pid], pid, b.pending)
         if expected != set(skills):
             out.append(f"{pid}: allowed_skills {sorted(skills)} but phase_info implies {sorted(expected)}")
     r = b.readiness
@@ -198,6 +201,20 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
         out.append(f"readiness.acted {list(r.acted)} but pending submissions come from {list(acted)}")
     if status.over and (any(skills for _, skills in b.allowed) or any(ids for _, ids, _ in b.actors)):
         out.append("the game is over but someone may still act")
+    return out
+
+
+def _used_steps(config: hr.Config, phase: str, role: str, pid: str, pending: tuple[hr.SkillUse, ...]) -> set[str]:
+    """Skills ``pid`` may no longer submit in a simultaneous phase: each one it used, with its group."""
+    pc = config.phases[phase]
+    out: set[str] = set()
+    for u in pending:
+        if u.player_id != pid:
+            continue
+        st = config.step_for(phase, u.skill, role)
+        out.add(u.skill)
+        if st is not None and st.group:
+            out.update(x.skill for x in pc.steps if x.role == st.role and x.group == st.group)
     return out
 
 

@@ -18,19 +18,8 @@ __all__ = ["choose_targets", "deal", "find_step", "permute_others", "random_poli
 
 
 def find_step(config: hr.Config, phase: hr.PhaseType, role: hr.RoleType, skill: hr.SkillType) -> hr.PhaseStep | None:
-    """The step that governs ``role`` using ``skill`` in ``phase`` (role-specific first, as the kernel)."""
-    pc = config.phases.get(phase)
-    if pc is None:
-        return None
-    anyone = None
-    for s in pc.steps:
-        if s.skill != skill or s.role == hr.SYSTEM:
-            continue
-        if s.role == role:
-            return s
-        if s.role == "":
-            anyone = s
-    return anyone
+    """The step that governs ``role`` using ``skill`` in ``phase`` (kept name for :meth:`hr.Config.step_for`)."""
+    return config.step_for(phase, skill, role)
 
 
 def choose_targets(

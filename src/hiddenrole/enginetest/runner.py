@@ -121,6 +121,7 @@ class _GameRun:
         self.log_json = GrowingLog()
         self.schedule = ReplaySchedule()
         self.replayed = False
+        self._pre_checked: tuple[str, int] | None = None
         game: object = self._guarded(partial(spec.setup, self.rng), "setup")
         if not isinstance(game, Game):
             self.fail(Invariant.CRASH, f"setup returned {type(game).__name__}, not an enginetest.Game")
@@ -171,6 +172,16 @@ class _GameRun:
                 self._label([f"won:{w}" for w in status.winners] or ["won:none"])
                 return
             self._label([f"phase:{status.phase}"])
+            # C before anyone acts too (once every seat has used its step, nobody may act and the
+            # three answers agree trivially): on every step whose behaviour was read, and on the
+            # first step of each phase visit, when the most seats may act.
+            where = (status.phase, status.round)
+            if current is not None or where != self._pre_checked:
+                self._pre_checked = where
+                before = current if current is not None else self._read(self.engine)
+                problems = self._guarded(partial(who_acts_problems, self.engine, before), "reading the engine")
+                if problems:
+                    self.fail(Invariant.WHO_ACTS, "\n".join(problems))
             if last:
                 self.check_restore(self.check_who_acts_and_stable(current), end=False, verified=True)
                 if spec.want_end:

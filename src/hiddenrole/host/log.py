@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
+import hiddenrole as hr
+
 from ..gamedef import MOVE_KINDS, InvalidGame, OptionValue, Outcome
 from .errors import InvalidTableLog
 
@@ -116,18 +118,7 @@ class TableLog:
     @classmethod
     def from_json(cls, data: bytes | str) -> TableLog:
         """Decode and shape-check; raises :class:`InvalidTableLog` naming the bad field."""
-        if isinstance(data, (bytes, bytearray)):
-            try:
-                data = bytes(data).decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InvalidTableLog(f"not UTF-8: {exc}") from None
-        if not isinstance(data, str):
-            raise InvalidTableLog(f"expected JSON bytes or text, got {type(data).__name__}")
-        try:
-            raw = json.loads(data)
-        except (ValueError, RecursionError) as exc:
-            raise InvalidTableLog(f"malformed JSON: {exc}") from None
-        return cls.from_dict(raw)
+        return cls.from_dict(hr.read_json(data, InvalidTableLog))
 
     @classmethod
     def from_dict(cls, raw: Any) -> TableLog:
