@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.enginetest import find_step
-from hiddenrole.host import MAX_SAY, SAY, Table, TableView
+from hiddenrole.host import MAX_SAY, SAY, SeatPlayer, Table, TableView
 
 from .errors import InvalidAction
 
@@ -41,13 +41,8 @@ MAX_REASONING: Final = 20_000
 """Longest private reasoning kept per decision, in characters (longer is cut)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
-    """Another seat as this seat knows it: ``role`` is ``""`` unless the seat may know it."""
-
-    seat: str
-    alive: bool
-    role: str = ""
+Player = SeatPlayer
+"""Another seat as this seat knows it: the host view's own record (``role`` is ``""`` unless the seat may know it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,7 +386,7 @@ def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
         round=view.round,
         turn=view.turn,
         over=view.over,
-        players=tuple(Player(p.seat, p.alive, p.role) for p in view.players),
+        players=tuple(view.players),
         data=dict(view.data),
         events=tuple(
             SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)
