@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
@@ -12,31 +11,13 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.cli import main as cli_main
-from hiddenrole.console import Console
-from hiddenrole.console.app import add_play_arguments, run_play
 from hiddenrole.console.games import definition
 from hiddenrole.console.words import kernel_event, player_view
 from hiddenrole.host import ACT, END_PHASE, Table, TableView
 
+from .support import console, run, text
+
 WEREWOLF_ROLES = ("Werewolf", "Seer", "Witch", "Guard", "Hunter", "Villager")
-
-
-def run(argv: list[str], script: str = "") -> tuple[int, str, str]:
-    """``hiddenrole play ARGV`` with ``script`` on stdin: exit code, output, errors."""
-    parser = argparse.ArgumentParser()
-    add_play_arguments(parser)
-    out, err = io.StringIO(), io.StringIO()
-    code = run_play(parser.parse_args(argv), stdin=io.StringIO(script), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def console(game: str, players: int | None = None, seed: int = 1, **kwargs: object) -> Console:
-    options = kwargs.pop("options", None)
-    return Console.open(game, players, seed, options, out=io.StringIO(), **kwargs)  # type: ignore[arg-type]
-
-
-def text(c: Console) -> str:
-    return c.out.file.getvalue()  # type: ignore[attr-defined, no-any-return]
 
 
 def views(table: Table) -> list[dict[str, object]]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import ast
-import io
 import random
 import re
 from pathlib import Path
@@ -15,32 +13,16 @@ import hiddenrole as hr
 from hiddenrole.agents import RandomAgent
 from hiddenrole.agents.heuristics import HEURISTICS
 from hiddenrole.console import Console
-from hiddenrole.console.app import add_play_arguments, run_play
 from hiddenrole.console.games import definition
 from hiddenrole.host import SAY, Table
+
+from .support import console, run, text
 
 CONSOLE_SRC = Path(__file__).resolve().parents[2] / "src" / "hiddenrole" / "console"
 IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 """``MS_ASSASSIN``, ``NIGHT_WOLF``: internal identifiers that must never be printed."""
 RAW = re.compile(r"\b(dead|tally|good|die|team|hit|how|default|center|card)=")
 """``DAWN dead=``, ``KILL tally=``: raw event data."""
-
-
-def console(game: str, players: int | None = None, seed: int = 1, **kwargs: object) -> Console:
-    options = kwargs.pop("options", None)
-    return Console.open(game, players, seed, options, out=io.StringIO(), **kwargs)  # type: ignore[arg-type]
-
-
-def text(c: Console) -> str:
-    return c.out.file.getvalue()  # type: ignore[attr-defined, no-any-return]
-
-
-def run(argv: list[str], script: str = "") -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser()
-    add_play_arguments(parser)
-    out, err = io.StringIO(), io.StringIO()
-    code = run_play(parser.parse_args(argv), stdin=io.StringIO(script), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def seat_of(role: str, seed: int, game: str = "werewolf", players: int = 9) -> str:

@@ -66,6 +66,19 @@ def assert_plain(text: object, words: frozenset[str], where: str = "") -> None:
     assert not bad, f"{where}: {text!r}: {'; '.join(bad)}"
 
 
+def assert_names_plain(
+    narration: Any, config: hr.Config, roles: Iterable[str], words: frozenset[str], *, system_skills: bool = True
+) -> None:
+    """Every phase, step skill (the system's too unless ``system_skills`` is false) and role reads as words."""
+    for phase, pc in config.phases.items():
+        assert_plain(narration.phase_name(phase) + ".", words, phase)
+        for step in pc.steps:
+            if step.skill and (system_skills or step.role != hr.SYSTEM):
+                assert_plain(narration.skill_name(step.skill) + ".", words, step.skill)
+    for role in roles:
+        assert_plain(narration.role_name(role) + ".", words, role)
+
+
 @dataclass
 class Narrated:
     """What random games produced: every (seat, event, view) delivery and every seat's prompt."""

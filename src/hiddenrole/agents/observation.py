@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.enginetest import find_step
-from hiddenrole.host import MAX_SAY, SAY, Table, TableView
+from hiddenrole.host import MAX_SAY, SAY, SeatPlayer, Table, TableView
 
 from .errors import InvalidAction
 
@@ -41,13 +41,8 @@ MAX_REASONING: Final = 20_000
 """Longest private reasoning kept per decision, in characters (longer is cut)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
-    """Another seat as this seat knows it: ``role`` is ``""`` unless the seat may know it."""
-
-    seat: str
-    alive: bool
-    role: str = ""
+Player = SeatPlayer
+"""Another seat as this seat knows it: the host view's own record (``role`` is ``""`` unless the seat may know it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,29 +313,47 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def legal_actions(view: TableView, config: hr.Config) -> tuple[LegalAction, ...]:
-    """The seat's skills now, each with its target shape read from the public phase configuration."""
-    me = view.me
-    if me is None or view.over:
-        return ()
-    pc = config.phases.get(view.phase)
+def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tuple[LegalAction, ...]:
+    """The seat's skills now, each with its target shape read from the public phase configuration.
+
+    The one enumeration of what a seat may do: ``view`` is the seat's own host view, or
+    its JSON form (:meth:`TableView.to_dict`, what the server sends), so the web page and
+    the server's bots offer exactly what an agent is offered.
+    """
+    if isinstance(view, TableView):
+        me = view.me
+        if me is None or view.over:
+            return ()
+        seat, role, skills = me.seat, me.role, me.allowed_skills
+        phase = view.phase
+        players = tuple((p.seat, p.alive) for p in view.players)
+    else:
+        d = view.get("me")
+        if not d or view.get("over"):
+            return ()
+        seat, role, skills = d["seat"], d["role"], tuple(d["allowed_skills"])
+        phase = view["phase"]
+        players = tuple((p["seat"], p["alive"]) for p in view["players"])
+    pc = config.phases.get(phase)
     extras = frozenset(pc.out_of_turn) if pc is not None else frozenset()
     out: list[LegalAction] = []
-    for skill in me.allowed_skills:
-        step = find_step(config, view.phase, me.role, skill)
+    for skill in skills:
+        step = find_step(config, phase, role, skill)
         if step is None:
             continue
-        out.append(_shape(step, view, config, skill in extras))
+        out.append(_shape(step, seat, players, config, skill in extras))
     return tuple(out)
 
 
-def _shape(step: hr.PhaseStep, view: TableView, config: hr.Config, out_of_turn: bool) -> LegalAction:
+def _shape(
+    step: hr.PhaseStep, seat: str, players: Sequence[tuple[str, bool]], config: hr.Config, out_of_turn: bool
+) -> LegalAction:
     if step.target_pool:
         candidates = tuple(config.target_pools.get(step.target_pool, ()))
     else:
-        candidates = tuple(p.seat for p in view.players if p.alive or step.allow_dead_target)
+        candidates = tuple(s for s, alive in players if alive or step.allow_dead_target)
         if not step.allow_self_target:
-            candidates = tuple(c for c in candidates if c != view.seat)
+            candidates = tuple(c for c in candidates if c != seat)
     if step.skill == hr.SKIP:
         lo = hi = 0
     elif not step.checks_targets:
@@ -373,7 +386,7 @@ def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
         round=view.round,
         turn=view.turn,
         over=view.over,
-        players=tuple(Player(p.seat, p.alive, p.role) for p in view.players),
+        players=tuple(view.players),
         data=dict(view.data),
         events=tuple(
             SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)

@@ -11,7 +11,7 @@ and the kernel's public API, so each rules package can export its own definition
 See ``docs/HOST.md`` (section "Adding a game").
 """
 
-from . import registry
+from . import registry, words
 from .defaults import SURVIVAL_STATISTICS, roles_public_at_end, survival
 from .definition import MAX_SEATS, MIN_SEATS, GameDefinition
 from .errors import BrokenGame, DuplicateGame, InvalidGame, InvalidOptions, InvalidPreferences, UnknownGame
@@ -79,6 +79,7 @@ __all__ = [
     "UnknownGame",
     "check_name",
     "registry",
+    "words",
     "roles_public_at_end",
     "survival",
 ]

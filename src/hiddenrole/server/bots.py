@@ -18,7 +18,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import hiddenrole as hr
-from hiddenrole.enginetest import choose_targets, find_step
+from hiddenrole.agents import LegalAction, legal_actions, random_targets
 
 from .storage import PLAYING
 from .wire import MoveMsg
@@ -34,32 +34,36 @@ MAX_TRIES = 4
 """Moves a bot tries per decision before it waits for the next update."""
 
 
-def _not_self(step: hr.PhaseStep) -> hr.PhaseStep:
-    if not step.allow_self_target or step.target_pool or step.max_targets != 1:
-        return step
-    return dataclasses.replace(step, allow_self_target=False)
+def _targets(la: LegalAction, seat: str, rng: random.Random) -> tuple[str, ...] | None:
+    """Random targets fitting ``la`` (another seat than the bot's own when one target may be anyone).
+
+    ``None`` when no choice fits (a step needing targets with none to choose from).
+    """
+    if la.min_targets > la.max_targets or (la.min_targets > 0 and not la.candidates):
+        return None
+    if not la.pool and la.max_targets == 1:
+        others = tuple(c for c in la.candidates if c != seat)
+        if others:
+            la = dataclasses.replace(la, candidates=others)
+    return random_targets(la, rng)
 
 
 def choices(config: hr.Config, view: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-    """Candidate moves for the seat of ``view`` (its own view), each legal by its step's shape."""
+    """Candidate moves for the seat of ``view`` (its own view), in a random order.
+
+    The legal actions are the agents' enumeration (:func:`hiddenrole.agents.legal_actions`);
+    extras that do not move the game on (the race's taunt) are left out.
+    """
     me = view.get("me")
     if not me or view.get("over"):
         return []
-    pc = config.phases.get(view["phase"])
-    extras = pc.out_of_turn if pc is not None else ()
-    skills = [s for s in me["allowed_skills"] if s not in extras]
-    rng.shuffle(skills)
-    players = [(p["seat"], p["alive"]) for p in view["players"]]
+    legal = [la for la in legal_actions(view, config) if not la.out_of_turn]
+    rng.shuffle(legal)
     out: list[dict[str, Any]] = []
-    for skill in skills[:MAX_TRIES]:
-        step = find_step(config, view["phase"], me["role"], skill)
-        if step is None:
-            continue
-        targets = choose_targets(_not_self(step), me["seat"], players, config.target_pools, rng)
-        if targets is None:
-            targets = choose_targets(step, me["seat"], players, config.target_pools, rng)
+    for la in legal[:MAX_TRIES]:
+        targets = _targets(la, me["seat"], rng)
         if targets is not None:
-            out.append({"kind": "act", "skill": skill, "targets": list(targets)})
+            out.append({"kind": "act", "skill": la.skill, "targets": list(targets)})
     if not out and view.get("turn") == me["seat"] and "end-turn" in view.get("moves", ()):
         out.append({"kind": "end-turn"})
     return out

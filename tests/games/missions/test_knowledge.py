@@ -19,6 +19,8 @@ import hiddenrole as hr
 from hiddenrole.games import missions as ms
 from hiddenrole.games.missions import narration as nar
 
+from .support import AVALON7
+
 Seats = tuple[tuple[str, str], ...]
 
 OPTIONAL_SETS: dict[int, tuple[tuple[str, ...], ...]] = {
@@ -115,15 +117,7 @@ def test_servants_know_nothing() -> None:
 
 
 def test_evil_narration_names_fellows_not_roles() -> None:
-    seats = (
-        ("p1", ms.MERLIN),
-        ("p2", ms.PERCIVAL),
-        ("p3", ms.SERVANT),
-        ("p4", ms.SERVANT),
-        ("p5", ms.ASSASSIN),
-        ("p6", ms.MORGANA),
-        ("p7", ms.OBERON),
-    )
+    seats = AVALON7
     engine = ms.engine_from_seats(seats)
     text = nar.identity(engine.player_view("p5"))
     assert "p6" in text and "Morgana" not in text

@@ -12,7 +12,7 @@ from hiddenrole.games import missions as ms
 from hiddenrole.games.missions import narration as nar
 from hiddenrole.games.missions import vocab as ms_vocab
 
-from ..narration_support import Narrated, assert_plain, check_narrated, ids_in, play, vocabulary
+from ..narration_support import Narrated, assert_names_plain, check_narrated, ids_in, play, vocabulary
 
 WORDS = vocabulary(ms_vocab)
 
@@ -53,13 +53,7 @@ def test_everything_a_seat_receives_reads_as_plain_words(narrated: Narrated) -> 
 
 def test_names_of_every_role_skill_and_phase_are_words() -> None:
     config = ms.rules().config
-    for phase, pc in config.phases.items():
-        assert_plain(nar.phase_name(phase) + ".", WORDS, phase)
-        for step in pc.steps:
-            if step.skill:
-                assert_plain(nar.skill_name(step.skill) + ".", WORDS, step.skill)
-    for role in ms.ROLES:
-        assert_plain(nar.role_name(role) + ".", WORDS, role)
+    assert_names_plain(nar, config, ms.ROLES, WORDS)
     assert (nar.role_name(ms.ASSASSIN), nar.camp_name(ms.EVIL), nar.phase_name(ms.PROPOSE_3)) == (
         "Assassin",
         "Evil",

@@ -12,7 +12,7 @@ from hiddenrole.games import onenight as on
 from hiddenrole.games.onenight import narration as nar
 from hiddenrole.games.onenight import vocab as on_vocab
 
-from ..narration_support import Narrated, assert_plain, check_narrated, ids_in, play, vocabulary
+from ..narration_support import Narrated, assert_names_plain, check_narrated, ids_in, play, vocabulary
 
 WORDS = vocabulary(on_vocab)
 
@@ -49,13 +49,7 @@ def test_everything_a_seat_receives_reads_as_plain_words(narrated: Narrated) -> 
 
 
 def test_names_of_every_role_skill_and_phase_are_words() -> None:
-    for phase, pc in on.CONFIG.phases.items():
-        assert_plain(nar.phase_name(phase) + ".", WORDS, phase)
-        for step in pc.steps:
-            if step.skill:
-                assert_plain(nar.skill_name(step.skill) + ".", WORDS, step.skill)
-    for role in on.ROLES:
-        assert_plain(nar.role_name(role) + ".", WORDS, role)
+    assert_names_plain(nar, on.CONFIG, on.ROLES, WORDS)
     assert (nar.role_name(on.TROUBLEMAKER), nar.camp_name(on.TANNER_CAMP)) == ("Troublemaker", "the tanner")
 
 

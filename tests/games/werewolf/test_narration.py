@@ -13,7 +13,7 @@ from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.games.werewolf import narration as nar
 from hiddenrole.games.werewolf import vocab as ww_vocab
 
-from ..narration_support import Narrated, assert_plain, check_narrated, ids_in, play, vocabulary
+from ..narration_support import Narrated, assert_names_plain, assert_plain, check_narrated, ids_in, play, vocabulary
 from .helpers import EIGHT, table, until
 
 WORDS = vocabulary(ww_vocab, idiot, wolfking)
@@ -55,13 +55,9 @@ def test_everything_a_seat_receives_reads_as_plain_words(narrated: Narrated) -> 
 def test_names_of_every_role_skill_and_phase_are_words() -> None:
     engine = _engine(0)
     config = engine.rules.config
-    for phase, pc in config.phases.items():
-        assert_plain(nar.phase_name(phase) + ".", WORDS, phase)
-        for step in pc.steps:
-            if step.skill and step.role != hr.SYSTEM:
-                assert_plain(nar.skill_name(step.skill) + ".", WORDS, step.skill)
-    for pid in engine.player_ids():
-        assert_plain(nar.role_name(engine.player_info(pid).role) + ".", WORDS, pid)
+    assert_names_plain(
+        nar, config, (engine.player_info(pid).role for pid in engine.player_ids()), WORDS, system_skills=False
+    )
     assert (nar.role_name(wolfking.WOLF_KING), nar.camp_name(ww.EVIL)) == ("Wolf King", "the werewolves")
 
 

@@ -8,10 +8,11 @@ narration module is documented in ``docs/NARRATION.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
+from hiddenrole.gamedef import words
 
 from .play import KEY_EVIL, KEY_FELLOW_EVIL, KEY_MERLIN_OR_MORGANA
 from .tables import team_size
@@ -113,9 +114,8 @@ EVENTS: Final = frozenset(
 
 
 def _humane(value: str) -> str:
-    """A fallback display name for a value this module does not know: ``MS_LADY`` -> ``Lady``."""
-    text = value.removeprefix("MS_").replace("_", " ").replace(".", " ").strip().lower()
-    return text[:1].upper() + text[1:] if text else "Nothing"
+    """A fallback display name: the game's ``MS_`` prefix dropped (see :func:`hiddenrole.gamedef.words.humane`)."""
+    return words.humane(value, "MS_")
 
 
 def role_name(role: str) -> str:
@@ -130,35 +130,16 @@ def camp_name(camp: str) -> str:
 
 def skill_name(skill: str) -> str:
     """A short label for a skill (a button, a menu line)."""
-    return _SKILLS.get(skill) or _humane(skill)
+    return words.named(_SKILLS, skill, "MS_")
 
 
 def phase_name(phase: str) -> str:
     """The phase as the table calls it."""
-    return _PHASES.get(phase) or _humane(phase)
-
-
-def _and(items: Iterable[str]) -> str:
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def _ids(text: str) -> list[str]:
-    return [x for x in text.split(",") if x]
-
-
-def _me(viewer: hr.PlayerView | None) -> str:
-    return viewer.player_id if viewer is not None else ""
-
-
-def _who(pid: str, viewer: hr.PlayerView | None) -> str:
-    return f"{pid} (you)" if pid and pid == _me(viewer) else pid
+    return words.named(_PHASES, phase, "MS_")
 
 
 def _team(text: str, viewer: hr.PlayerView | None) -> str:
-    return _and(_who(p, viewer) for p in _ids(text))
+    return words.and_list(words.who(p, viewer) for p in words.ids(text))
 
 
 def _cards(n: str) -> str:
@@ -178,13 +159,13 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         return None
     d = event.data
     t = event.type
-    mine = bool(event.source) and event.source == _me(viewer)
+    mine = bool(event.source) and event.source == words.me(viewer)
     if t == hr.GAME_STARTED:
         return "The game begins: everyone closes their eyes, and those who may see open them."
     if t == hr.GAME_ENDED:
-        return _ended(_ids(d.get("winners", "")), viewer)
+        return _ended(words.ids(d.get("winners", "")), viewer)
     if t == LEADER:
-        return "You are now the leader." if event.target == _me(viewer) else f"{event.target} is now the leader."
+        return "You are now the leader." if event.target == words.me(viewer) else f"{event.target} is now the leader."
     if t == NOMINATED:
         if event.canceled:
             who = "Your" if mine else f"{event.source}'s"
@@ -217,16 +198,15 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         if not event.target:
             return "The assassin names nobody: good wins."
         if d.get("hit") == "true":
-            return f"The assassin names {_who(event.target, viewer)}, who is Merlin: evil wins."
-        return f"The assassin names {_who(event.target, viewer)}, who is not Merlin: good wins."
-    about = [_who(p, viewer) for p in (event.source, event.target) if p]
-    return f"{_humane(t)}{': ' + _and(about) if about else ''}{' (refused)' if event.canceled else ''}."
+            return f"The assassin names {words.who(event.target, viewer)}, who is Merlin: evil wins."
+        return f"The assassin names {words.who(event.target, viewer)}, who is not Merlin: good wins."
+    return words.unknown_event(event, viewer, "MS_")
 
 
 def _ended(winners: list[str], viewer: hr.PlayerView | None) -> str:
     if not winners:
         return "The game is over: nobody wins."
-    text = f"The game is over. Winners: {_and(camp_name(w) for w in winners)}."
+    text = f"The game is over. Winners: {words.and_list(camp_name(w) for w in winners)}."
     if viewer is not None and viewer.self.camp:
         text += " You won." if viewer.self.camp in winners else " You lost."
     return text
@@ -298,23 +278,23 @@ def identity(view: hr.PlayerView) -> str:
     parts = [f"You are {view.player_id}, {role_name(me.role)}{side}."]
     info = view.role_info
     if KEY_EVIL in info:
-        seen = _ids(info[KEY_EVIL])
-        parts.append(f"You see these players as evil: {_and(seen)}." if seen else "You see no evil player.")
+        seen = words.ids(info[KEY_EVIL])
+        parts.append(f"You see these players as evil: {words.and_list(seen)}." if seen else "You see no evil player.")
     if KEY_MERLIN_OR_MORGANA in info:
-        seen = _ids(info[KEY_MERLIN_OR_MORGANA])
+        seen = words.ids(info[KEY_MERLIN_OR_MORGANA])
         if len(seen) > 1:
-            parts.append(f"Merlin and Morgana are {_and(seen)}, and you cannot tell which is which.")
+            parts.append(f"Merlin and Morgana are {words.and_list(seen)}, and you cannot tell which is which.")
         elif seen:
             # Percival is dealt only with Merlin, so one seat seen is Merlin: no Morgana sits here.
             parts.append(f"You see {seen[0]} as Merlin; there is no Morgana at this table.")
     if KEY_FELLOW_EVIL in info:
-        seen = _ids(info[KEY_FELLOW_EVIL])
+        seen = words.ids(info[KEY_FELLOW_EVIL])
         parts.append(
-            f"Your fellow evil players are {_and(seen)}; you are not told their roles."
+            f"Your fellow evil players are {words.and_list(seen)}; you are not told their roles."
             if seen
             else "You know no other evil player."
         )
     known = [f"{p.id} is {role_name(p.role)}" for p in view.players if p.role and p.id != view.player_id]
     if known:
-        parts.append(f"Known cards: {_and(known)}.")
+        parts.append(f"Known cards: {words.and_list(known)}.")
     return " ".join(parts)

@@ -9,10 +9,11 @@ every game's narration module is documented in ``docs/NARRATION.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
+from hiddenrole.gamedef import words
 
 from .boundary import KEY_MASONS, KEY_WOLVES
 from .vocab import (
@@ -132,48 +133,28 @@ EVENTS: Final = frozenset(
 
 
 def _humane(value: str) -> str:
-    """A fallback display name for a value this module does not know: ``ON_DOPPELGANGER`` -> ``Doppelganger``."""
-    text = value.removeprefix("ON_").replace("_", " ").replace(".", " ").strip().lower()
-    return text[:1].upper() + text[1:] if text else "Nothing"
+    """A fallback display name: the game's ``ON_`` prefix dropped (see :func:`hiddenrole.gamedef.words.humane`)."""
+    return words.humane(value, "ON_")
 
 
 def role_name(role: str) -> str:
     """The card's name."""
-    return DISPLAY_NAMES.get(role) or _humane(role)
+    return words.named(DISPLAY_NAMES, role, "ON_")
 
 
 def camp_name(camp: str) -> str:
     """The side a camp stands for."""
-    return _CAMPS.get(camp) or _humane(camp)
+    return words.named(_CAMPS, camp, "ON_")
 
 
 def skill_name(skill: str) -> str:
     """A short label for a skill (a button, a menu line)."""
-    return _SKILLS.get(skill) or _humane(skill)
+    return words.named(_SKILLS, skill, "ON_")
 
 
 def phase_name(phase: str) -> str:
     """The phase as the moderator calls it."""
-    return _PHASES.get(phase) or _humane(phase)
-
-
-def _and(items: Iterable[str]) -> str:
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def _ids(text: str) -> list[str]:
-    return [x for x in text.split(",") if x]
-
-
-def _me(viewer: hr.PlayerView | None) -> str:
-    return viewer.player_id if viewer is not None else ""
-
-
-def _who(pid: str, viewer: hr.PlayerView | None) -> str:
-    return f"{pid} (you)" if pid and pid == _me(viewer) else pid
+    return words.named(_PHASES, phase, "ON_")
 
 
 def _card(role: str) -> str:
@@ -198,15 +179,15 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         return None
     d = event.data
     t = event.type
-    you = bool(event.source) and event.source == _me(viewer)
+    you = bool(event.source) and event.source == words.me(viewer)
     actor = "You" if you else event.source
     if t == hr.GAME_STARTED:
         return "The game begins: everyone closes their eyes for the night."
     if t == hr.GAME_ENDED:
-        winners = _ids(d.get("winners", ""))
+        winners = words.ids(d.get("winners", ""))
         if not winners:
             return "The game is over: nobody wins."
-        return f"The game is over. Winners: {_and(camp_name(w) for w in winners)}."
+        return f"The game is over. Winners: {words.and_list(camp_name(w) for w in winners)}."
     if t == PEEKED:
         return f"{actor} {'look' if you else 'looks'} at {_slot(d.get('center', '?'))}: {_card(d.get('card', ''))}."
     if t == SEER_LOOK:
@@ -214,7 +195,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
             whose = f"{event.target}'s card"
             return f"{actor} {'look' if you else 'looks'} at {whose}: {_card(d.get('card', ''))}."
         seen = [f"{_slot(s)} is {_card(d[center_key(s)])}" for s in CENTER_SLOTS if center_key(s) in d]
-        return f"{actor} {'look' if you else 'looks'} at the centre: {_and(seen)}."
+        return f"{actor} {'look' if you else 'looks'} at the centre: {words.and_list(seen)}."
     if t == ROBBED:
         verb = "swap" if you else "swaps"
         holds = "now hold" if you else "now holds"
@@ -231,18 +212,20 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
             f"{actor} {'wake' if you else 'wakes'} and {'see' if you else 'sees'} {_card(d.get('card', ''))} in hand."
         )
     if t == VOTED:
-        return f"{'You vote' if you else event.source + ' votes'} for {_who(event.target, viewer)}."
+        return f"{'You vote' if you else event.source + ' votes'} for {words.who(event.target, viewer)}."
     if t == LYNCHED:
         votes = d.get("votes", "")
         return (
-            f"{_who(event.target, viewer)} dies with {votes} votes." if votes else f"{_who(event.target, viewer)} dies."
+            f"{words.who(event.target, viewer)} dies with {votes} votes."
+            if votes
+            else f"{words.who(event.target, viewer)} dies."
         )
     if t == NO_ONE_DIES:
         return "Nobody received more than one vote: nobody dies."
     if t == HUNTER_HIT:
-        return f"{_who(event.source, viewer)} held the Hunter card and takes {_who(event.target, viewer)} down too."
-    about = [_who(p, viewer) for p in (event.source, event.target) if p]
-    return f"{_humane(t)}{': ' + _and(about) if about else ''}{' (refused)' if event.canceled else ''}."
+        hunter, hit = words.who(event.source, viewer), words.who(event.target, viewer)
+        return f"{hunter} held the Hunter card and takes {hit} down too."
+    return words.unknown_event(event, viewer, "ON_")
 
 
 # ---------------------------------------------------------------- the seat
@@ -292,14 +275,16 @@ def identity(view: hr.PlayerView) -> str:
     parts = [f"You are {view.player_id}; you were dealt {_card(me.role)}."]
     info = view.role_info
     if KEY_WOLVES in info:
-        wolves = _ids(info[KEY_WOLVES])
+        wolves = words.ids(info[KEY_WOLVES])
         if me.role == WEREWOLF:
-            parts.append(f"The other werewolves: {_and(wolves)}." if wolves else "You are the only werewolf.")
+            parts.append(f"The other werewolves: {words.and_list(wolves)}." if wolves else "You are the only werewolf.")
         elif me.role == MINION:
-            parts.append(f"The werewolves: {_and(wolves)}." if wolves else "No player was dealt a werewolf.")
+            parts.append(f"The werewolves: {words.and_list(wolves)}." if wolves else "No player was dealt a werewolf.")
     if KEY_MASONS in info:
-        masons = _ids(info[KEY_MASONS])
-        parts.append(f"The other masons: {_and(masons)}." if masons else "The other mason card is in the centre.")
+        masons = words.ids(info[KEY_MASONS])
+        parts.append(
+            f"The other masons: {words.and_list(masons)}." if masons else "The other mason card is in the centre."
+        )
     if info.get(LEARN_SELF):
         parts.append(f"When you last looked, you held {_card(info[LEARN_SELF])}.")
     for p in view.players:

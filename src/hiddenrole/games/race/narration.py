@@ -7,10 +7,11 @@ the same as every hidden-role game's narration (``docs/NARRATION.md``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
+from hiddenrole.gamedef import words
 
 from . import FINISHED, RACE, RACER, ROLL, ROLLED, TAUNT, TAUNTED
 
@@ -43,14 +44,9 @@ EVENTS: Final = frozenset({hr.GAME_STARTED, hr.GAME_ENDED, ROLLED, FINISHED, TAU
 """Every event type this module phrases; others get a plain fallback."""
 
 
-def _humane(value: str) -> str:
-    text = value.replace("_", " ").replace(".", " ").strip().lower()
-    return text[:1].upper() + text[1:] if text else "Nothing"
-
-
 def role_name(role: str) -> str:
     """Every seat is a racer."""
-    return "Racer" if role == RACER else _humane(role)
+    return "Racer" if role == RACER else words.humane(role)
 
 
 def camp_name(camp: str) -> str:
@@ -60,23 +56,12 @@ def camp_name(camp: str) -> str:
 
 def skill_name(skill: str) -> str:
     """A short label for a skill (a button, a menu line)."""
-    return _SKILLS.get(skill) or _humane(skill)
+    return words.named(_SKILLS, skill)
 
 
 def phase_name(phase: str) -> str:
     """The phase's name."""
-    return _PHASES.get(phase) or _humane(phase)
-
-
-def _and(items: Iterable[str]) -> str:
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def _me(viewer: hr.PlayerView | None) -> str:
-    return viewer.player_id if viewer is not None else ""
+    return words.named(_PHASES, phase)
 
 
 def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
@@ -87,7 +72,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
     if event.type in hr.INTERNAL_EVENTS:
         return None
     d = event.data
-    you = bool(event.source) and event.source == _me(viewer)
+    you = bool(event.source) and event.source == words.me(viewer)
     actor = "You" if you else event.source
     if event.type == hr.GAME_STARTED:
         return "The race begins."
@@ -95,8 +80,8 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         winners = [w for w in d.get("winners", "").split(",") if w]
         if not winners:
             return "The race is over: nobody wins."
-        mine = " You win!" if _me(viewer) in winners else ""
-        return f"The race is over. {'Winner' if len(winners) == 1 else 'Winners'}: {_and(winners)}.{mine}"
+        mine = " You win!" if words.me(viewer) in winners else ""
+        return f"The race is over. {'Winner' if len(winners) == 1 else 'Winners'}: {words.and_list(winners)}.{mine}"
     if event.type == ROLLED:
         roll = f"{actor} {'roll' if you else 'rolls'} a {d.get('die', '?')}"
         start, end = d.get("from", "?"), d.get("to", "?")
@@ -106,10 +91,9 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
     if event.type == FINISHED:
         return f"{actor} {'reach' if you else 'reaches'} the finish!"
     if event.type == TAUNTED:
-        target = "you" if event.target == _me(viewer) else event.target
+        target = "you" if event.target == words.me(viewer) else event.target
         return f"{actor} {'taunt' if you else 'taunts'} {target}."
-    about = [p for p in (event.source, event.target) if p]
-    return f"{_humane(event.type)}{': ' + _and(about) if about else ''}{' (refused)' if event.canceled else ''}."
+    return words.unknown_event(event, None)
 
 
 def prompt(view: hr.PlayerView) -> str:

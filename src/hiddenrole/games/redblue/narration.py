@@ -7,10 +7,11 @@ seat's :class:`hiddenrole.PlayerView`). The shape is every game's narration shap
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
+from hiddenrole.gamedef import words
 
 from . import BLUE, OUT, RED, TIE, VOTE
 
@@ -41,40 +42,24 @@ EVENTS: Final = frozenset({hr.GAME_STARTED, hr.GAME_ENDED, OUT, TIE})
 """Every event type this module phrases; others get a plain fallback."""
 
 
-def _humane(value: str) -> str:
-    text = value.replace("_", " ").replace(".", " ").strip().lower()
-    return text[:1].upper() + text[1:] if text else "Nothing"
-
-
 def role_name(role: str) -> str:
     """Red or Blue."""
-    return _SIDES.get(role) or _humane(role)
+    return words.named(_SIDES, role)
 
 
 def camp_name(camp: str) -> str:
     """The side's colour (the camp is the role)."""
-    return _SIDES.get(camp) or _humane(camp)
+    return words.named(_SIDES, camp)
 
 
 def skill_name(skill: str) -> str:
     """A short label for a skill (a button, a menu line)."""
-    return "Vote" if skill == VOTE else _humane(skill)
+    return "Vote" if skill == VOTE else words.humane(skill)
 
 
 def phase_name(phase: str) -> str:
     """The phase's name."""
-    return _PHASES.get(phase) or _humane(phase)
-
-
-def _and(items: Iterable[str]) -> str:
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def _me(viewer: hr.PlayerView | None) -> str:
-    return viewer.player_id if viewer is not None else ""
+    return words.named(_PHASES, phase)
 
 
 def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
@@ -91,21 +76,20 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         winners = [w for w in d.get("winners", "").split(",") if w]
         if not winners:
             return "The game is over: nobody wins."
-        text = f"The game is over. Winners: {_and(camp_name(w) for w in winners)}."
+        text = f"The game is over. Winners: {words.and_list(camp_name(w) for w in winners)}."
         if viewer is not None and viewer.self.camp:
             text += " You won." if viewer.self.camp in winners else " You lost."
         return text
     if event.type == OUT:
-        who = "You are" if event.target == _me(viewer) else f"{event.target} is"
+        who = "You are" if event.target == words.me(viewer) else f"{event.target} is"
         votes = d.get("votes", "")
         return f"{who} out with {votes} {'vote' if votes == '1' else 'votes'}." if votes else f"{who} out."
     if event.type == TIE:
         between = [p for p in d.get("between", "").split(",") if p]
         if between:
-            return f"The vote is tied between {_and(between)}: nobody is out."
+            return f"The vote is tied between {words.and_list(between)}: nobody is out."
         return "Nobody voted: nobody is out."
-    about = [p for p in (event.source, event.target) if p]
-    return f"{_humane(event.type)}{': ' + _and(about) if about else ''}{' (refused)' if event.canceled else ''}."
+    return words.unknown_event(event, None)
 
 
 def prompt(view: hr.PlayerView) -> str:

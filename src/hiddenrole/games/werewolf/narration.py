@@ -8,10 +8,11 @@ narration module is documented in ``docs/NARRATION.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
+from hiddenrole.gamedef import words
 
 from .idiot import IDIOT, IDIOT_REVEALED
 from .resolution import NO_VOTES, WOLVES_TIED
@@ -158,50 +159,24 @@ EVENTS: Final = frozenset(
 # ---------------------------------------------------------------- words
 
 
-def _humane(value: str) -> str:
-    """A fallback display name for a value this module does not know: ``WOLF_KING`` -> ``Wolf king``."""
-    text = value.replace("_", " ").replace(".", " ").strip().lower()
-    return text[:1].upper() + text[1:] if text else "Nothing"
-
-
 def role_name(role: str) -> str:
     """The role's name on its card."""
-    return _ROLES.get(role) or _humane(role)
+    return words.named(_ROLES, role)
 
 
 def camp_name(camp: str) -> str:
     """The side a camp stands for, as a player says it."""
-    return _CAMPS.get(camp) or _humane(camp)
+    return words.named(_CAMPS, camp)
 
 
 def skill_name(skill: str) -> str:
     """A short label for a skill (a button, a menu line)."""
-    return _SKILLS.get(skill) or _humane(skill)
+    return words.named(_SKILLS, skill)
 
 
 def phase_name(phase: str) -> str:
     """The phase as the moderator calls it."""
-    return _PHASES.get(phase) or _humane(phase)
-
-
-def _and(items: Iterable[str]) -> str:
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def _ids(text: str) -> list[str]:
-    return [x for x in text.split(",") if x]
-
-
-def _me(viewer: hr.PlayerView | None) -> str:
-    return viewer.player_id if viewer is not None else ""
-
-
-def _who(pid: str, viewer: hr.PlayerView | None) -> str:
-    """A player id, marked when it is the viewer's own seat."""
-    return f"{pid} (you)" if pid and pid == _me(viewer) else pid
+    return words.named(_PHASES, phase)
 
 
 def _votes(n: int) -> str:
@@ -211,7 +186,7 @@ def _votes(n: int) -> str:
 def _tally(text: str) -> str:
     """``p3:2,p4:1`` -> ``p3 2 votes, p4 1 vote``."""
     parts = []
-    for item in _ids(text):
+    for item in words.ids(text):
         pid, _, n = item.partition(":")
         parts.append(f"{pid} {_votes(int(n))}" if n.isdigit() else pid)
     return ", ".join(parts)
@@ -219,7 +194,7 @@ def _tally(text: str) -> str:
 
 def _ballots(text: str) -> str:
     """``p1>p4,p2>p4`` -> ``p1 for p4, p2 for p4``."""
-    return ", ".join(f"{v} for {t}" for v, _, t in (item.partition(">") for item in _ids(text)))
+    return ", ".join(f"{v} for {t}" for v, _, t in (item.partition(">") for item in words.ids(text)))
 
 
 def _reason(event: hr.Event) -> str:
@@ -238,25 +213,26 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
     """
     if event.type in hr.INTERNAL_EVENTS:
         return None
-    mine = bool(event.source) and event.source == _me(viewer)
+    mine = bool(event.source) and event.source == words.me(viewer)
     d = event.data
     t = event.type
     if t == hr.GAME_STARTED:
         return "The game begins. Night falls on the village."
     if t == hr.GAME_ENDED:
-        return _ended(_ids(d.get("winners", "")), viewer)
+        return _ended(words.ids(d.get("winners", "")), viewer)
     if t == DAWN:
         return _dawn(d, viewer)
     if t == ELIMINATE:
         votes = d.get("votes", "")
         count = f" with {_votes(int(votes))}" if votes.isdigit() else ""
         ballots = f" Ballots: {_ballots(d['ballots'])}." if d.get("ballots") else ""
-        return f"{_who(event.target, viewer)} is voted out{count}.{ballots}"
+        return f"{words.who(event.target, viewer)} is voted out{count}.{ballots}"
     if t == VOTE_TIED:
-        between = _ids(d.get("between", ""))
+        between = words.ids(d.get("between", ""))
         ballots = f" Ballots: {_ballots(d['ballots'])}." if d.get("ballots") else ""
         if between:
-            return f"The vote is tied between {_and(_who(p, viewer) for p in between)}: nobody is eliminated.{ballots}"
+            tied = words.and_list(words.who(p, viewer) for p in between)
+            return f"The vote is tied between {tied}: nobody is eliminated.{ballots}"
         return "Nobody voted: nobody is eliminated."
     if t == SPEECH_ENDED:
         if d.get("how") == CUT:
@@ -267,7 +243,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
             )
         return "You have finished speaking." if mine else f"{event.source} has finished speaking."
     if t == FLOOR:
-        return "You take the floor." if event.target == _me(viewer) else f"{event.target} takes the floor."
+        return "You take the floor." if event.target == words.me(viewer) else f"{event.target} takes the floor."
     if t == FLOOR_CLOSED:
         if d.get("why") == QUIET:
             return "Nobody asks for the floor: the discussion is over and the vote follows."
@@ -275,7 +251,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
         count = f"{turns} speaking turns" if turns.isdigit() else "speaking turns"
         return f"The day's {count} are used up: the vote follows."
     if t == IDIOT_REVEALED:
-        who = _who(event.target, viewer)
+        who = words.who(event.target, viewer)
         return (
             f"{who} turns over the Idiot card instead of leaving: {event.target} stays in the game but no longer votes."
         )
@@ -286,7 +262,7 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
             whose = "Your" if mine else f"{event.source}'s"
             return f"{whose} last shot does not fire: {_reason(event)}."
         shooter = "You fire" if mine else f"{event.source} fires"
-        return f"{shooter} a last shot at {_who(event.target, viewer)}, who dies."
+        return f"{shooter} a last shot at {words.who(event.target, viewer)}, who dies."
     if t in (PROTECT, SAVE, POISON, CHECK, SKIP):
         return _private(event, mine)
     return _fallback(event, viewer)
@@ -295,24 +271,24 @@ def describe(event: hr.Event, viewer: hr.PlayerView | None) -> str | None:
 def _ended(winners: list[str], viewer: hr.PlayerView | None) -> str:
     if not winners:
         return "The game is over: nobody wins."
-    text = f"The game is over. Winners: {_and(camp_name(w) for w in winners)}."
+    text = f"The game is over. Winners: {words.and_list(camp_name(w) for w in winners)}."
     if viewer is not None and viewer.self.camp:
         text += " You won." if viewer.self.camp in winners else " You lost."
     return text
 
 
 def _dawn(d: Mapping[str, str], viewer: hr.PlayerView | None) -> str:
-    dead = _ids(d.get("dead", ""))
+    dead = words.ids(d.get("dead", ""))
     if not dead:
         return "Dawn. Nobody died in the night."
-    causes = dict(item.partition(":")[::2] for item in _ids(d.get("causes", "")))
+    causes = dict(item.partition(":")[::2] for item in words.ids(d.get("causes", "")))
     named = []
     for p in dead:
-        notes = ["you"] if p == _me(viewer) else []
+        notes = ["you"] if p == words.me(viewer) else []
         if causes.get(p):
-            notes.append(_CAUSES.get(causes[p], _humane(causes[p])))
+            notes.append(_CAUSES.get(causes[p], words.humane(causes[p])))
         named.append(f"{p} ({', '.join(notes)})" if notes else p)
-    return f"Dawn. {_and(named)} died in the night."
+    return f"Dawn. {words.and_list(named)} died in the night."
 
 
 def _kill(event: hr.Event) -> str:
@@ -360,8 +336,7 @@ def _private(event: hr.Event, mine: bool) -> str:
 
 def _fallback(event: hr.Event, viewer: hr.PlayerView | None) -> str:
     """An event type this module does not know (a third-party extension): its name in words."""
-    about = [_who(p, viewer) for p in (event.source, event.target) if p]
-    return f"{_humane(event.type)}{': ' + _and(about) if about else ''}{' (refused)' if event.canceled else ''}."
+    return words.unknown_event(event, viewer)
 
 
 # ---------------------------------------------------------------- the seat
@@ -453,16 +428,16 @@ def identity(view: hr.PlayerView) -> str:
     if not me.alive:
         parts.append("You are dead.")
     if view.teammates:
-        parts.append(f"Your fellow werewolves: {_and(view.teammates)}.")
+        parts.append(f"Your fellow werewolves: {words.and_list(view.teammates)}.")
     info = view.role_info
     if INFO_ANTIDOTE in info or INFO_POISON in info or me.role == WITCH:
         held = [name for key, name in ((INFO_ANTIDOTE, "the antidote"), (INFO_POISON, "the poison")) if info.get(key)]
-        parts.append(f"You still hold {_and(held)}." if held else "Both your potions are used up.")
+        parts.append(f"You still hold {words.and_list(held)}." if held else "Both your potions are used up.")
         if info.get(INFO_KILL_TARGET):
             parts.append(f"Tonight's victim is {info[INFO_KILL_TARGET]}.")
     if INFO_CAN_SHOOT in info:
         parts.append("Your gun would fire." if info[INFO_CAN_SHOOT] == "yes" else "Your gun will not fire.")
     known = [f"{p.id} is the {role_name(p.role)}" for p in view.players if p.role and p.id != view.player_id]
     if known:
-        parts.append(f"Known cards: {_and(known)}.")
+        parts.append(f"Known cards: {words.and_list(known)}.")
     return " ".join(parts)

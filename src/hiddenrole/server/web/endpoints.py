@@ -193,16 +193,24 @@ def replay_view(log: TableLog, at: int | None, reader: str) -> dict[str, Any]:
     }
 
 
-async def table_replay(request: Request) -> Response:
-    """A finished table's replay step (409 while it is played: a replay shows every secret)."""
+async def _finished_log(request: Request, not_over: str) -> tuple[Room, TableLog] | Response:
+    """The room and log of a finished table, or the refusal: 404 for no table, 409 (``not_over``) while it is played."""
     try:
         room = await _room(request)
     except TableNotFound:
         return _fail(404, "TABLE_NOT_FOUND", "no such table")
     async with room.lock:
         if room.status != FINISHED:
-            return _fail(409, "TABLE_NOT_OVER", "a table is replayed once it is finished")
-        log = room.game.log()
+            return _fail(409, "TABLE_NOT_OVER", not_over)
+        return room, room.game.log()
+
+
+async def table_replay(request: Request) -> Response:
+    """A finished table's replay step (409 while it is played: a replay shows every secret)."""
+    found = await _finished_log(request, "a table is replayed once it is finished")
+    if isinstance(found, Response):
+        return found
+    _, log = found
     try:
         at_raw = request.query_params.get("at")
         at = None if at_raw in (None, "") else int(at_raw)
@@ -216,14 +224,11 @@ async def table_replay(request: Request) -> Response:
 
 async def table_log(request: Request) -> Response:
     """A finished table's log as a file to download (the lobby's ``/api/tables/{id}/log`` carries the same)."""
-    try:
-        room = await _room(request)
-    except TableNotFound:
-        return _fail(404, "TABLE_NOT_FOUND", "no such table")
-    async with room.lock:
-        if room.status != FINISHED:
-            return _fail(409, "TABLE_NOT_OVER", "a table's log is shown once it is finished")
-        data = room.game.log().to_json()
+    found = await _finished_log(request, "a table's log is shown once it is finished")
+    if isinstance(found, Response):
+        return found
+    room, log = found
+    data = log.to_json()
     disposition = f'attachment; filename="{room.id}.json"'
     return Response(data, media_type="application/json", headers={"Content-Disposition": disposition})
 

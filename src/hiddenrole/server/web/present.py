@@ -15,7 +15,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Final
 
 import hiddenrole as hr
-from hiddenrole.enginetest import find_step
+from hiddenrole.agents import legal_actions as agent_legal_actions
 
 __all__ = ["present", "narration_of", "player_view", "legal_actions", "event_of", "words"]
 
@@ -104,49 +104,34 @@ def _fallback(e: Mapping[str, Any]) -> str:
 
 
 def legal_actions(view: Mapping[str, Any], config: hr.Config, names: _Names | None = None) -> list[dict[str, Any]]:
-    """Each skill the seat may use now with the targets its step accepts (read from the public configuration).
+    """Each skill the seat may use now with the targets its step accepts, labelled for the page.
 
-    The page builds its pickers from this, so it offers only choices of the right shape
-    among targets the step allows; whatever the rules still refuse comes back as a refusal.
+    The enumeration is the agents' (:func:`hiddenrole.agents.legal_actions`), so the page
+    offers exactly what an agent of that seat is offered: choices of the right shape among
+    targets the step allows; whatever the rules still refuse comes back as a refusal.
     """
     names = names or _Names(None)
     me = view.get("me")
-    if not me or view.get("over"):
+    if not me:
         return []
-    out: list[dict[str, Any]] = []
-    for skill in me["allowed_skills"]:
-        step = find_step(config, view["phase"], me["role"], skill)
-        if step is None:
-            continue
-        if step.target_pool:
-            cands = list(config.target_pools.get(step.target_pool, ()))
-            labels = [f"centre card {c}" if c.isdigit() else words(c) for c in cands]
-        else:
-            cands = [p["seat"] for p in view["players"] if p["alive"] or step.allow_dead_target]
-            if not step.allow_self_target:
-                cands = [c for c in cands if c != me["seat"]]
-            labels = [f"{c} (you)" if c == me["seat"] else c for c in cands]
-        if step.skill == hr.SKIP:
-            lo = hi = 0
-        elif not step.checks_targets:
-            lo, hi = 0, 1
-        else:
-            lo = step.min_targets
-            hi = step.max_targets if step.max_targets is not None else max(lo, 1)
-            if step.distinct_targets:
-                hi = min(hi, len(cands))
-        out.append(
-            {
-                "skill": skill,
-                "name": names.skill(skill),
-                "targets": [{"id": c, "label": lab} for c, lab in zip(cands, labels, strict=True)] if hi else [],
-                "min": lo,
-                "max": hi,
-                "distinct": step.distinct_targets,
-                "pool": bool(step.target_pool),
-            }
-        )
-    return out
+    return [
+        {
+            "skill": la.skill,
+            "name": names.skill(la.skill),
+            "targets": [{"id": c, "label": _label(c, la.pool, me["seat"])} for c in la.candidates],
+            "min": la.min_targets,
+            "max": la.max_targets,
+            "distinct": la.distinct,
+            "pool": bool(la.pool),
+        }
+        for la in agent_legal_actions(view, config)
+    ]
+
+
+def _label(candidate: str, pool: str, seat: str) -> str:
+    if pool:
+        return f"centre card {candidate}" if candidate.isdigit() else words(candidate)
+    return f"{candidate} (you)" if candidate == seat else candidate
 
 
 def _outcome(view: Mapping[str, Any], names: _Names) -> dict[str, Any] | None:
