@@ -327,13 +327,11 @@ class Lobby:
         if not room.settings.spectators:
             return _fail(403, wire.NO_SPECTATORS, "this table does not allow spectators")
         async with room.lock:
-            await room.settled()
             return _json(room.view_message(None))
 
     async def log(self, request: Request) -> Response:
         room = await self._room(request)
         async with room.lock:
-            await room.settled()
             if room.status != FINISHED:
                 return _fail(409, wire.TABLE_NOT_OVER, "a table's log is shown once it is finished")
             log = room.game.log()

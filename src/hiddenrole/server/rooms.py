@@ -1,16 +1,10 @@
 """Live tables: one :class:`Room` per table in memory, all of them in a :class:`Hub`.
 
 A room serialises everything that happens at its table (one asyncio lock): a move is
-checked and made on the in-memory game, and its acknowledgement and every reader's
-notice are built then (each reader getting only its own), but held back. The lock is
-not held across the commit: moves wait in the room's commit queue, which stores them
-in order as moves N, N+1, ... by compare-and-set (several at once in one transaction
-when they piled up), and only once they are committed are they acknowledged and
-pushed, in order. Anything that shows the table's state from outside the queue (a
-welcome, a view, the host's actions, a deadline) first waits for the queue to drain.
-If a commit fails (another process took move N, or the database is down), every move
-queued behind it fails with it and the room rebuilds from the stored log, so nothing
-that was not stored is ever shown.
+checked and made on the in-memory game, committed to storage as move N by
+compare-and-set, and only then acknowledged and pushed, each reader getting only its
+own notice. If the commit fails (another process took move N, or the database is
+down), the room rebuilds from the stored log, so memory never runs ahead of storage.
 
 The deadline policy lives here too: every phase has a deadline (the rules' phase
 timeout, or the table's override), stored with the move that started the phase and
@@ -38,7 +32,7 @@ from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableLog
 from . import wire
 from .hostapi import SPECTATOR, Game, Notice, Reader
 from .limits import MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS
-from .storage import Conflict, NewMove, Store, StoredTable, TableNotFound
+from .storage import Conflict, Store, StoredTable, TableNotFound
 from .storage.records import FINISHED, OPEN, PAUSED, PLAYING
 
 __all__ = ["Clock", "RealClock", "Conn", "Room", "Hub", "TableSettings", "Metrics"]
@@ -120,29 +114,6 @@ def _move_of(m: LoggedMove) -> Move:
     return Move(m.kind, m.seat, m.skill, m.targets, m.text)
 
 
-class _CommitFailed(Exception):
-    """A queued move was not stored (``cause``: the storage error, :class:`Conflict` included)."""
-
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__(repr(cause))
-        self.cause = cause
-
-
-Push = tuple[Conn, bytes, dict[str, Any]]
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A move made in memory and waiting in the commit queue, with everything it will send once stored."""
-
-    record: NewMove
-    done: asyncio.Future[None]
-    versions: dict[Reader, int]
-    pushes: list[Push] = field(default_factory=list)
-    ack: tuple[tuple[str, str], int] | None = None
-    reply: dict[str, Any] | None = None
-
-
 def _ms(when: float | None) -> int | None:
     return None if when is None else round(when * 1000)
 
@@ -165,12 +136,6 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._closed = False
-        self._queue: list[_Pending] = []
-        self._tail: _Pending | None = None
-        self._flusher: asyncio.Task[None] | None = None
-        self._broken = False
-        self._inflight: dict[tuple[str, str], _Pending] = {}
-        self._versions: dict[Reader, int] = {}
         self.game = self._rebuild(stored)
         self.bot_tasks: dict[str, Any] = {}
 
@@ -186,7 +151,6 @@ class Room:
             if m.seat is not None and m.client_move_id is not None:
                 self.acks[(m.seat, m.client_move_id)] = game.version(m.seat)
         self._phase_key = self._key_of(game)
-        self._versions = {r: game.version(r) for r in game.readers}
         return game
 
     @staticmethod
@@ -197,7 +161,7 @@ class Room:
     async def reload(self) -> None:
         """Throw the in-memory game away and rebuild it from storage (after a conflict or failure)."""
         stored = await asyncio.to_thread(self.hub.store.load_table, self.id)
-        before = dict(self._versions)  # what readers were shown (never a move that failed to commit)
+        before = {r: self.game.version(r) for r in self.game.readers}
         game = self._rebuild(stored)
         self.game = game
         self.status = stored.info.status
@@ -211,7 +175,6 @@ class Room:
     async def catch_up(self, seq: int) -> None:
         """Another process committed up to ``seq``: apply what we missed (in order) and push it."""
         async with self.lock:
-            await self.settled()
             if seq <= self.game.seq:
                 return
             missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
@@ -225,7 +188,6 @@ class Room:
                 if m.seat is not None and m.client_move_id is not None:
                     self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
                 self._fan_out(notices)
-            self._versions = {r: self.game.version(r) for r in self.game.readers}
             self.status = info.status
             self.deadline = info.deadline
             self._phase_key = self._key_of(self.game)
@@ -283,19 +245,15 @@ class Room:
     def connected(self, reader: Reader) -> bool:
         return bool(self.conns.get(reader))
 
-    def _push(self, reader: Reader, message: dict[str, Any], into: list[Push] | None = None) -> None:
+    def _push(self, reader: Reader, message: dict[str, Any]) -> None:
         conns = self.conns.get(reader)
         if not conns:
             return
         data = wire.encode(message)
         for c in list(conns):
-            if into is None:
-                c.push(data, message)
-            else:
-                into.append((c, data, message))
+            c.push(data, message)
 
-    def _push_notice(self, reader: Reader, n: Notice, into: list[Push] | None = None) -> None:
-        """Push the reader's notice now, or (``into``) build it now and keep it for after the commit."""
+    def _push_notice(self, reader: Reader, n: Notice) -> None:
         conns = self.conns.get(reader)
         if not conns:
             return
@@ -313,19 +271,15 @@ class Room:
                 if full is None:
                     m = {**base, "view": self.game.view(reader)}
                     full = (wire.encode(m), m)
-                data, message = full
+                c.push(*full)
             else:
-                data, message = plain, base
-            if into is None:
-                c.push(data, message)
-            else:
-                into.append((c, data, message))
+                c.push(plain, base)
 
-    def _fan_out(self, notices: dict[Reader, Notice], into: list[Push] | None = None) -> None:
+    def _fan_out(self, notices: dict[Reader, Notice]) -> None:
         for reader in self.game.readers:
             n = notices.get(reader)
             if n is not None:
-                self._push_notice(reader, n, into)
+                self._push_notice(reader, n)
 
     def broadcast_state(self) -> None:
         """Tell every reader the table's public state changed (paused, resumed, ended)."""
@@ -339,42 +293,11 @@ class Room:
         """A seat's move: its first answer (``ack`` or ``refused``); pushes go out before this returns.
 
         ``conn`` receives the answer before anyone receives the move's notices, so a
-        client reads its ack first. The lock is held while the move is made in memory,
-        not while it is committed: the commit queue acknowledges it once it is stored.
+        client reads its ack first.
         """
-        key = (seat, msg.id)
-        failure: BaseException | None = None
-        for _attempt in range(2):
-            async with self.lock:
-                if self._broken:
-                    await self.settled()
-                if failure is not None:
-                    await self.settled()
-                    if key in self.acks:
-                        return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
-                    if not isinstance(failure, Conflict):
-                        return self._refusal(msg.id, wire.INTERNAL, "the move could not be stored; try again", seat)
-                    if msg.against is not None and msg.against != self.game.version(seat):
-                        return self._refusal(msg.id, "STALE_MOVE", "another move landed first; re-read your view", seat)
-                out = self._submit(seat, msg)
-                tail = self._tail
-            if isinstance(out, dict):
-                if tail is not None:  # answered after the moves queued before it are shown
-                    await asyncio.wait({tail.done})
-                return out
-            try:
-                await asyncio.shield(out.done)
-            except _CommitFailed as exc:
-                failure = exc.cause
-                continue
-            if out.reply is None:  # a retry of a move still in the queue: its first answer
-                return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
-            return out.reply
         async with self.lock:
-            await self.settled()
-            if key in self.acks:
-                return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
-            return self._refusal(msg.id, "STALE_MOVE", "another move landed first; re-read your view", seat)
+            reply = await self._submit(seat, msg)
+            return reply
 
     def _remember(self, key: tuple[str, str], reply: dict[str, Any]) -> dict[str, Any]:
         self.refusals[key] = reply
@@ -386,14 +309,10 @@ class Room:
     def _refusal(self, mid: str, code: str, message: str, seat: Reader) -> dict[str, Any]:
         return {"type": "refused", "id": mid, "code": code, "message": message, "version": self.game.version(seat)}
 
-    def _submit(self, seat: str, msg: wire.MoveMsg) -> dict[str, Any] | _Pending:
-        """Under the lock: an immediate answer, or the queued move (with its ack) to wait for."""
+    async def _submit(self, seat: str, msg: wire.MoveMsg, retry: bool = True) -> dict[str, Any]:
         key = (seat, msg.id)
         if key in self.acks:
             return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
-        queued = self._inflight.get(key)
-        if queued is not None:
-            return _Pending(queued.record, queued.done, queued.versions)  # same wait, no reply of its own
         if key in self.refusals:
             return self.refusals[key]
         if msg.kind not in SEAT_KINDS:
@@ -409,18 +328,29 @@ class Room:
             notices = self.game.play(move, against=msg.against)
         except hr.GameError as exc:
             return self._remember(key, self._refusal(msg.id, exc.code, exc.message, seat))
+        try:
+            await self._commit(seat, msg.id)
+        except Conflict:
+            self.hub.metrics.conflicts += 1
+            await self.reload()
+            if retry and (msg.against is None or msg.against == self.game.version(seat)):
+                return await self._submit(seat, msg, retry=False)
+            if key in self.acks:
+                return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
+            return self._refusal(msg.id, "STALE_MOVE", "another move landed first; re-read your view", seat)
+        except Exception:
+            _log.exception("commit failed", extra={"table": self.id})
+            await self.reload()
+            return self._refusal(msg.id, wire.INTERNAL, "the move could not be stored; try again", seat)
         version = self.game.version(seat)
+        self.acks[key] = version
         reply = {"type": "ack", "id": msg.id, "version": version}
-        pending = self._stage(seat, msg.id)
-        pending.ack, pending.reply = (key, version), reply
-        self._push(seat, reply, pending.pushes)
-        self._fan_out(notices, pending.pushes)
-        self._inflight[key] = pending
-        self._settle()
-        return pending
+        self._after(seat, reply, notices)
+        await self._settle()
+        return reply
 
-    def _stage(self, seat: str | None, mid: str | None) -> _Pending:
-        """Queue the game's last move for storage as its number, with the status and deadline it leads to."""
+    async def _commit(self, seat: str | None, mid: str | None) -> None:
+        """Store the game's last move as its number, with the status and deadline it leads to."""
         game = self.game
         key = self._key_of(game)
         deadline = self.deadline
@@ -430,69 +360,29 @@ class Room:
             deadline = self.hub.clock.now() + self.timeout()
         status = FINISHED if game.over else PLAYING
         last: LoggedMove = game.last_move()
-        record = NewMove(game.seq, last.to_dict(), seat, mid, status, deadline)
+        await asyncio.to_thread(
+            self.hub.store.append_move,
+            self.id,
+            game.seq,
+            last.to_dict(),
+            seat=seat,
+            client_move_id=mid,
+            status=status,
+            deadline=deadline,
+        )
+        self.hub.metrics.moves += 1
         if key != self._phase_key or deadline != self.deadline:
             self._phase_key = key
             self.deadline = deadline
             self._wake.set()
         self.status = status
-        pending = _Pending(
-            record, asyncio.get_running_loop().create_future(), {r: game.version(r) for r in game.readers}
-        )
-        self._queue.append(pending)
-        self._tail = pending
-        if self._flusher is None:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
-        return pending
 
-    async def _flush(self) -> None:
-        """Store the queued moves in order (each batch in one transaction), then send what each one held back."""
-        try:
-            while self._queue:
-                batch, self._queue = self._queue, []
-                try:
-                    await asyncio.to_thread(self.hub.store.append_moves, self.id, [p.record for p in batch])
-                except Exception as exc:
-                    failed, self._queue = batch + self._queue, []
-                    if isinstance(exc, Conflict):
-                        self.hub.metrics.conflicts += 1
-                    else:
-                        _log.exception("commit failed", extra={"table": self.id})
-                    self._broken = True
-                    for p in failed:
-                        if p.ack is not None:
-                            self._inflight.pop(p.ack[0], None)
-                        p.done.set_exception(_CommitFailed(exc))
-                        p.done.exception()  # seen here; a waiting submit still gets it
-                    asyncio.get_running_loop().create_task(self._recover())
-                    return
-                for p in batch:
-                    self.hub.metrics.moves += 1
-                    if p.ack is not None:
-                        self.acks[p.ack[0]] = p.ack[1]
-                        self._inflight.pop(p.ack[0], None)
-                    self._versions = p.versions
-                    for conn, data, message in p.pushes:
-                        conn.push(data, message)
-                    p.done.set_result(None)
-        finally:
-            self._flusher = None
-            if not self._queue:
-                self._tail = None
+    def _after(self, seat: str | None, reply: dict[str, Any] | None, notices: dict[Reader, Notice]) -> None:
+        if seat is not None and reply is not None:
+            self._push(seat, reply)
+        self._fan_out(notices)
 
-    async def settled(self) -> None:
-        """Under the lock: wait until every queued move is stored and shown (or rebuild after a failed commit)."""
-        while self._flusher is not None:
-            await asyncio.wait({self._flusher})
-        if self._broken:
-            self._broken = False
-            await self.reload()
-
-    async def _recover(self) -> None:
-        async with self.lock:
-            await self.settled()
-
-    def _settle(self) -> None:
+    async def _settle(self) -> None:
         """End a phase open to every living seat once all have acted (never a phase with secret actors)."""
         for _ in range(4):
             if self.game.auto_advance or self.game.over:
@@ -500,17 +390,26 @@ class Room:
             f = self.game.facts()
             if not (f.public_actors and f.all_acted):
                 return
-            if not self._host_end_phase():
+            if not await self._host_end_phase():
                 return
 
-    def _host_end_phase(self) -> bool:
+    async def _host_end_phase(self) -> bool:
         try:
             notices = self.game.end_phase()
         except hr.GameError as exc:
             _log.warning("end of phase refused: %s", exc.code, extra={"table": self.id})
             return False
-        pending = self._stage(None, None)
-        self._fan_out(notices, pending.pushes)
+        try:
+            await self._commit(None, None)
+        except Conflict:
+            self.hub.metrics.conflicts += 1
+            await self.reload()
+            return False
+        except Exception:
+            _log.exception("commit failed", extra={"table": self.id})
+            await self.reload()
+            return False
+        self._after(None, None, notices)
         return True
 
     def timeout(self) -> float:
@@ -554,16 +453,14 @@ class Room:
             if sleeper not in done:
                 continue
             async with self.lock:
-                await self.settled()
                 due = self.deadline == deadline and self.status != PAUSED and not self.game.over
-                if due and self._host_end_phase():
-                    self._settle()
+                if due and await self._host_end_phase():
+                    await self._settle()
 
     # ------------------------------------------------------------------ host actions
 
     async def pause(self) -> None:
         async with self.lock:
-            await self.settled()
             if self.status != PLAYING and self.status != "open":
                 return
             remaining = None if self.deadline is None else max(0.0, self.deadline - self.hub.clock.now())
@@ -576,7 +473,6 @@ class Room:
 
     async def resume(self) -> None:
         async with self.lock:
-            await self.settled()
             if self.status != PAUSED:
                 return
             remaining = self.deadline
@@ -590,7 +486,6 @@ class Room:
     async def begin(self) -> None:
         """Start the clock: the first phase's deadline runs from now."""
         async with self.lock:
-            await self.settled()
             if self.status != OPEN:
                 return
             self.status = PLAYING
@@ -603,9 +498,8 @@ class Room:
     async def host_end_phase(self) -> None:
         """The host ends the phase now (a moderator's call, not the timer's)."""
         async with self.lock:
-            await self.settled()
-            if self.status == PLAYING and not self.game.over and self._host_end_phase():
-                self._settle()
+            if self.status == PLAYING and not self.game.over and await self._host_end_phase():
+                await self._settle()
 
     async def kick(self, seat: str, reason: str) -> None:
         """Close the seat's connections (its player left; the token no longer opens it)."""
@@ -616,7 +510,6 @@ class Room:
 
     async def end(self) -> None:
         async with self.lock:
-            await self.settled()
             self.status = FINISHED
             self.deadline = None
             await asyncio.to_thread(self.hub.store.set_deadline, self.id, None)
@@ -703,8 +596,7 @@ class Hub:
             self._unlisten()
             self._unlisten = None
         for room in list(self.rooms.values()):
-            async with room.lock:  # finish the moves in flight
-                await room.settled()
+            async with room.lock:  # finish the move in flight
                 await room.stop()
         self.rooms.clear()
 

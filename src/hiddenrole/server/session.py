@@ -154,9 +154,7 @@ class Session:
             elif isinstance(msg, wire.Ping):
                 self.reply({"type": "pong"})
             elif isinstance(msg, wire.ViewReq):
-                async with self.room.lock:  # never a move still waiting for its commit
-                    await self.room.settled()
-                    self.reply(self.room.view_message(self.reader))
+                self.reply(self.room.view_message(self.reader))
             elif isinstance(msg, wire.MoveMsg):
                 await self._move(msg)
         except wire.WireError as exc:
@@ -184,7 +182,6 @@ class Session:
                 raise wire.WireError(wire.UNAUTHORIZED, "no such table, or not your token")
             seat = found
         async with room.lock:
-            await room.settled()
             try:
                 welcome = room.welcome(_Probe(seat), msg.since)
             except Exception as exc:

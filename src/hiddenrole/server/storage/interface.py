@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from hiddenrole.host.publisher import Changed
 
-from .records import KEEP, OPEN, Appended, Keep, NewMove, SeatRecord, StoredMove, StoredTable, TableInfo
+from .records import KEEP, OPEN, Appended, Keep, SeatRecord, StoredMove, StoredTable, TableInfo
 
 __all__ = ["Store", "Listener"]
 
@@ -84,15 +84,6 @@ class Store(Protocol):
         result (``duplicate=True``) and stores nothing. ``status`` and ``deadline``, if
         given, change in the same transaction. Raises :class:`Conflict` (with
         ``current``) when another move holds that number, :class:`TableNotFound`.
-        """
-        ...
-
-    def append_moves(self, table_id: str, moves: Sequence[NewMove]) -> tuple[Appended, ...]:
-        """Commit consecutive moves of one table in one transaction (all of them, or none), durably.
-
-        Each move is checked as :meth:`append_move` checks it; if any of them conflicts or is
-        a duplicate client move id, nothing is stored and :class:`Conflict` is raised (a live
-        room that pipelines its moves then rebuilds from the log).
         """
         ...
 

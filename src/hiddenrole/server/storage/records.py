@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 __all__ = [
-    "NewMove",
     "OPEN",
     "PLAYING",
     "PAUSED",
@@ -122,15 +121,3 @@ class Appended:
     seq: int
     duplicate: bool
     move: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class NewMove:
-    """One move of a batch append (:meth:`~.interface.Store.append_moves`): the arguments of one ``append_move``."""
-
-    seq: int
-    move: Mapping[str, Any]
-    seat: str | None = None
-    client_move_id: str | None = None
-    status: str | Keep = KEEP
-    deadline: float | Keep | None = KEEP

@@ -37,7 +37,6 @@ from .records import (
     OPEN,
     Appended,
     Keep,
-    NewMove,
     SeatRecord,
     StoredMove,
     StoredTable,
@@ -296,47 +295,11 @@ class SqlStore(abc.ABC):
         status: str | Keep = KEEP,
         deadline: float | Keep | None = KEEP,
     ) -> Appended:
-        op = self._append_op(table_id, NewMove(seq, move, seat, client_move_id, status, deadline))
-        try:
-            return self._run_write(op)
-        except self._unique_errors:
-            # A concurrent writer committed this client move id, or (impossible past the
-            # row update) this seq: read what it stored.
-            seat_key = "" if seat is None else seat
-            with self._read() as tx:
-                if client_move_id is not None:
-                    first = self._first_result(tx, table_id, seat_key, client_move_id)
-                    if first is not None:
-                        return first
-                raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq) from None
-
-    def append_moves(self, table_id: str, moves: Sequence[NewMove]) -> tuple[Appended, ...]:
-        ops = [self._append_op(table_id, m) for m in moves]
-
-        def op(tx: Tx) -> tuple[Appended, ...]:
-            out = []
-            for one, m in zip(ops, moves, strict=True):
-                done = one(tx)
-                if done.duplicate:
-                    raise Conflict(table=table_id, seq=m.seq, current=self._info_in(tx, table_id).seq)
-                out.append(done)
-            return tuple(out)
-
-        try:
-            return self._run_write(op)
-        except self._unique_errors:
-            with self._read() as tx:
-                current = self._info_in(tx, table_id).seq
-            raise Conflict(table=table_id, seq=moves[0].seq if moves else 0, current=current) from None
-
-    def _append_op(self, table_id: str, m: NewMove) -> Callable[[Tx], Appended]:
-        """Check one append's arguments now; the transaction step that makes it (compare-and-set)."""
         check_name(table_id, "a table id")
-        seq, status, deadline, client_move_id = m.seq, m.status, m.deadline, m.client_move_id
         check_seq(seq)
-        seat_key = "" if m.seat is None else check_name(m.seat, "a seat")
+        seat_key = "" if seat is None else check_name(seat, "a seat")
         check_client_move_id(client_move_id)
-        text = encode(m.move, "move", MAX_MOVE_BYTES)
+        text = encode(move, "move", MAX_MOVE_BYTES)
         sets = "seq = ?"
         params: list[object] = [seq]
         if not isinstance(status, Keep):
@@ -358,7 +321,17 @@ class SqlStore(abc.ABC):
             self._announce(tx, Changed(table_id, seq))
             return Appended(seq=seq, duplicate=False, move=decode(text))
 
-        return op
+        try:
+            return self._run_write(op)
+        except self._unique_errors:
+            # A concurrent writer committed this client move id, or (impossible past the
+            # row update) this seq: read what it stored.
+            with self._read() as tx:
+                if client_move_id is not None:
+                    first = self._first_result(tx, table_id, seat_key, client_move_id)
+                    if first is not None:
+                        return first
+                raise Conflict(table=table_id, seq=seq, current=self._info_in(tx, table_id).seq) from None
 
     _cas_checks_client_id = False
     """True when :meth:`_cas_insert` itself refuses a client move id already stored (so no look-up first)."""
