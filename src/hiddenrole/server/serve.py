@@ -54,6 +54,9 @@ def _uvicorn(app: Any, host: str, port: int) -> uvicorn.Server:
         port=port,
         ws="websockets-sansio",
         ws_max_size=MAX_FRAME_BYTES,
+        # No permessage-deflate: compressing every pushed update took about a quarter of the
+        # event loop under load (benchmarks/server_load.py), for messages of a few hundred bytes.
+        ws_per_message_deflate=False,
         log_level="warning",
         access_log=False,
         lifespan="on",
