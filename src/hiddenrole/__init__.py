@@ -64,6 +64,7 @@ from .rules import (
     Rules,
     SpeechProvider,
     TeammateProvider,
+    UsableProvider,
     VictoryChecker,
 )
 from .state import GameView
@@ -158,6 +159,7 @@ __all__ = [
     "GameView",
     "INTERNAL_EVENTS",
     "Interceptor",
+    "UsableProvider",
     "InvalidArgument",
     "InvalidBoard",
     "InvalidConfig",

@@ -112,11 +112,12 @@ MessageHandler = Callable[[Message, tuple[str, ...]], Any]
 class _Requirement:
     """Steps folded for readiness: one per (role, group) or per ungrouped step."""
 
-    __slots__ = ("multiple", "required", "role", "skill", "skills")
+    __slots__ = ("multiple", "order", "required", "role", "skill", "skills")
 
     def __init__(self, step: PhaseStep) -> None:
         self.role = step.role
         self.skills = {step.skill}
+        self.order = [step.skill]
         self.skill = step.skill
         self.required = step.required
         self.multiple = step.multiple
@@ -162,6 +163,7 @@ class _PhaseTable:
                 g = groups.get((s.role, s.group))
                 if g is not None:
                     g.skills.add(s.skill)
+                    g.order.append(s.skill)
                     g.required = g.required or s.required
                     g.multiple = g.multiple or s.multiple
                     continue
@@ -384,6 +386,25 @@ class Engine:
         return got if got is not None else table.skills_for(p.role)
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        skills = self._offered(p)
+        if skills and self._b.usable is not None:
+            return tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+        return skills
+
+    def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
+        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets."""
+        fn = self._b.usable
+        if fn is None:
+            return None
+        got = self._call(fn, player_id, skill, self._view)
+        if got is None:
+            return None
+        if isinstance(got, str):
+            return got or NOT_USABLE
+        targets = frozenset(_ids(got, "usable"))
+        return targets if targets else NO_TARGET_NOW
+
+    def _offered(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         table = self._tables.get(self._state.phase)
         if table is None:
             return ()
@@ -679,6 +700,9 @@ class Engine:
             step = self._tables[s.phase].find_step(p.role, skill) if skill else None
             if step is None:
                 raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            gate = self._gate(player_id, skill)
+            if isinstance(gate, str):
+                raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:
                 raise InvalidTargets(f"{skill!r} takes at most {step.max_targets} targets, got {len(tgts)}")
             for t in tgts:
@@ -696,6 +720,10 @@ class Engine:
                         raise TargetNotFound(f"no player {t!r}")
                     if not tp.alive and not step.allow_dead_target:
                         raise TargetDead(f"{t!r} is eliminated")
+            if gate is not None:
+                for t in tgts:
+                    if t and t not in gate:
+                        raise InvalidTargets(f"{skill!r} may not target {t!r} now")
             table = self._tables[s.phase]
             if table.order is TurnOrder.SIMULTANEOUS:
                 siblings = table.siblings[(step.role, step.skill)]
@@ -920,6 +948,19 @@ class Engine:
             p = self._state.players.get(player_id) if type(player_id) is str else None
             return self._allowed(p if p is not None else self._player(player_id))
 
+    def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
+        """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.
+
+        ``()`` when the skill is not allowed now (the same answer submit uses).
+        """
+        with self._lock:
+            self._guard()
+            p = self._player(player_id)
+            if skill not in self._allowed(p):
+                return ()
+            gate = self._gate(p.id, skill)
+            return None if gate is None else tuple(sorted(gate))
+
     def teammates(self, player_id: str) -> tuple[str, ...]:
         with self._lock:
             self._guard()
@@ -985,7 +1026,17 @@ class Engine:
                 missing = [a for a in actors if a not in done]
                 if not missing:
                     continue
-                actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
+                if self._b.usable is None:
+                    actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
+                else:
+                    # A seat is asked only for a skill the rules let it use now (the first, in step order).
+                    actions = []
+                    for a in missing:
+                        live = [k for k in req.order if not isinstance(self._gate(a, k), str)]
+                        if live:
+                            actions.append(PendingAction(a, players[a].role, live[0]))
+                    if not actions:
+                        continue
                 if not req.required:
                     opt.extend(actions)
                 elif req.multiple or not any(a in done for a in actors):
@@ -1003,11 +1054,25 @@ class Engine:
             players = s.players
             for role in table.active_roles:
                 ids = self._actors_for(role)
+                skills = tuple(x.skill for x in table.steps if x.skill and x.role == role)
+                refused: dict[str, Any] = {}
+                targets: dict[str, Any] = {}
+                if self._b.usable is not None:
+                    for i in ids:
+                        gates = {k: self._gate(i, k) for k in skills}
+                        no = {k: g for k, g in gates.items() if isinstance(g, str)}
+                        only = {k: tuple(sorted(g)) for k, g in gates.items() if isinstance(g, frozenset)}
+                        if no:
+                            refused[i] = frozen_map(no)
+                        if only:
+                            targets[i] = frozen_tuple_map(only)
                 roles[role] = RolePhaseInfo(
                     ids,
-                    tuple(x.skill for x in table.steps if x.skill and x.role == role),
+                    skills,
                     frozen_tuple_map({i: self._teammates(i) for i in ids}),
                     frozen_tuple_map({i: self._role_info(players[i]) for i in ids}),
+                    frozen_tuple_map(refused),
+                    frozen_tuple_map(targets),
                 )
             return PhaseInfo(s.phase, s.round, table.steps, table.active_roles, frozen_tuple_map(roles))
 
@@ -1306,6 +1371,11 @@ def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:
 
 
 KEEP_ACTORS_KEY = "keep_actors"
+NOT_USABLE = "the rules do not allow it now"
+"""Reason given when a ``usable`` provider refuses with an empty string."""
+NO_TARGET_NOW = "no target is allowed now"
+"""Reason given when a ``usable`` provider allows an empty set of targets."""
+
 _KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 

@@ -20,7 +20,7 @@ from .config import Config
 from .effects import Effect, Event, SkillUse
 from .errors import InvalidArgument, InvalidConfig
 from .state import GameView
-from .vocab import Camp, PhaseType, RoleType
+from .vocab import Camp, PhaseType, RoleType, SkillType
 
 __all__ = [
     "Rules",
@@ -33,6 +33,7 @@ __all__ = [
     "TeammateProvider",
     "SpeechProvider",
     "Interceptor",
+    "UsableProvider",
     "ResolverLike",
     "VictoryLike",
     "RoleSetupLike",
@@ -42,6 +43,7 @@ __all__ = [
     "TeammatesLike",
     "SpeechLike",
     "InterceptorLike",
+    "UsableLike",
 ]
 
 
@@ -112,6 +114,20 @@ class Interceptor(Protocol):
     def intercept(self, effect: Effect, view: GameView) -> Iterable[Effect] | None: ...
 
 
+@runtime_checkable
+class UsableProvider(Protocol):
+    """Whether ``player_id`` may use ``skill`` now, and on which targets. Pure: reads the board.
+
+    ``None``: yes, on any target the step's shape permits. A ``str``: no, for that reason
+    (the skill is not offered; submit refuses it with :class:`SkillNotAllowed`). A
+    collection of player ids: only on those targets (others: :class:`InvalidTargets`);
+    an empty one refuses the skill. Asked only for skills the phase already gives the
+    player; the answer reaches that player, so it must depend only on what they know.
+    """
+
+    def usable(self, player_id: str, skill: SkillType, view: GameView) -> str | Iterable[str] | None: ...
+
+
 ResolverLike: TypeAlias = Resolver | Callable[[Sequence[SkillUse], GameView], Iterable[Effect] | None]
 VictoryLike: TypeAlias = VictoryChecker | Callable[[GameView], Iterable[Camp] | None]
 RoleSetupLike: TypeAlias = RoleSetup | Callable[[str, RoleType], Mapping[str, str] | None]
@@ -121,6 +137,7 @@ AudienceLike: TypeAlias = AudienceProvider | Callable[[Event, GameView], Iterabl
 TeammatesLike: TypeAlias = TeammateProvider | Callable[[str, GameView], Iterable[str] | None]
 SpeechLike: TypeAlias = SpeechProvider | Callable[[str, GameView], Iterable[str] | None]
 InterceptorLike: TypeAlias = Interceptor | Callable[[Effect, GameView], Iterable[Effect] | None]
+UsableLike: TypeAlias = UsableProvider | Callable[[str, SkillType, GameView], str | Iterable[str] | None]
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 
@@ -143,6 +160,9 @@ class Rules:
     ``resolvers`` run when a phase ends; ``turn_resolvers`` (optional, for turn-ordered
     phases) run when each turn ends, with that turn's submissions.
 
+    ``usable`` (optional) says whether a player may use a skill now and on which
+    targets; ``allowed_skills``, readiness, ``submit`` and ``phase_info`` all ask it.
+
     ``name`` (lowercase, e.g. ``"werewolf"``) and ``version`` are recorded in snapshots
     and logs; restoring under a different name or version is refused.
     """
@@ -160,6 +180,7 @@ class Rules:
     teammates: TeammatesLike | None = field(default=None, kw_only=True)
     speech: SpeechLike | None = field(default=None, kw_only=True)
     interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
+    usable: UsableLike | None = field(default=None, kw_only=True)
     logger: logging.Logger | None = field(default=None, kw_only=True)
     _compiled: object = field(default=None, init=False, repr=False, compare=False)
 
@@ -211,6 +232,7 @@ class Bound:
         "speech",
         "teammates",
         "turn_resolvers",
+        "usable",
         "victory",
     )
 
@@ -227,4 +249,5 @@ class Bound:
         self.teammates = None if rules.teammates is None else _fn(rules.teammates, "teammates", "teammates")
         self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
         self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
+        self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
         self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")

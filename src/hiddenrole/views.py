@@ -9,7 +9,8 @@ types so that one can never be passed where another is meant.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .config import PhaseStep
 from .effects import EMPTY_MAP
@@ -128,6 +129,9 @@ class Readiness(NamedTuple):
     """Players who already delayed their turn this phase (INITIATIVE phases)."""
 
 
+_NO_ACTORS: Mapping[str, Any] = MappingProxyType({})
+
+
 class RolePhaseInfo(NamedTuple):
     """God view of one role in this phase."""
 
@@ -135,6 +139,10 @@ class RolePhaseInfo(NamedTuple):
     allowed_skills: tuple[SkillType, ...]
     teammates: Mapping[str, tuple[str, ...]]
     role_info: Mapping[str, Mapping[str, str]]
+    refused: Mapping[str, Mapping[SkillType, str]] = _NO_ACTORS
+    """Per actor, the skills the rules' ``usable`` refuses now, with the reason."""
+    targets: Mapping[str, Mapping[SkillType, tuple[str, ...]]] = _NO_ACTORS
+    """Per actor, the skills the rules' ``usable`` limits now, with the only targets allowed."""
 
 
 class PhaseInfo(NamedTuple):

@@ -200,4 +200,5 @@ def test_private_reasoning_reaches_the_record_and_no_other_seat() -> None:
         assert not any(secret in s for s in w.seen), f"{seat} saw {llm_seat}'s reasoning"
         assert all(d.seat == seat for d in record.private(seat))
     # what the model chose to say is public table talk, as it should be
-    assert any("hello all" in s for s in watchers[table.seats[1]].seen)
+    # (some watcher hears it; which ones are still at the table depends on the seeded play)
+    assert any("hello all" in s for w in watchers.values() for s in w.seen)

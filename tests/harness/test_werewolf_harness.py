@@ -41,8 +41,6 @@ from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.games.werewolf.resolution import (
     BOTH_POTIONS,
     GUN_JAMMED,
-    REPEAT_PROTECT,
-    SELF_PROTECT,
     SELF_SAVE,
     WOLVES_TIED,
 )
@@ -273,6 +271,29 @@ def labeler(engine: hr.Engine, effects: tuple[hr.Effect, ...]) -> Iterator[str]:
     witches = {e.source for e in done if e.type == ww.SAVE} & {e.source for e in done if e.type == ww.POISON}
     if witches:
         yield "potions:both-in-one-night"
+    if not engine.status().over:
+        yield from _withheld_labels(engine)
+
+
+def _withheld_labels(engine: hr.Engine) -> Iterator[str]:
+    """``withheld:<skill>:<reason>`` for every skill the rules refuse a seat now, and the guard's limits.
+
+    These moves are no longer offered (so never cancelled): reaching the board that
+    withholds them is what a chunk must see.
+    """
+    for r in engine.phase_info().roles.values():
+        for refused in r.refused.values():
+            for skill, reason in refused.items():
+                yield f"withheld:{skill}:{reason}"
+        for pid, limits in r.targets.items():
+            if ww.PROTECT not in limits:
+                continue
+            allowed = limits[ww.PROTECT]
+            last = engine.player_info(pid).vars.get(ww.VAR_GUARD_LAST_TARGET, "")
+            if pid not in allowed:
+                yield "withheld:PROTECT:self"
+            if last and last != pid and engine.player_info(last).alive and last not in allowed:
+                yield "withheld:PROTECT:repeat"
 
 
 # ---------------------------------------------------------------- the runs
@@ -288,7 +309,7 @@ COMMON = (
     ww.VOTE_TIED,
     ww.ELIMINATE,
     f"refused:{ww.KILL}:{WOLVES_TIED}",
-    f"refused:{ww.SHOOT}:{GUN_JAMMED}",
+    f"withheld:{ww.SHOOT}:{GUN_JAMMED}",
     "dawn:0-dead",
     "dawn:2-dead",
     "dawn:guarded:lived",
@@ -299,16 +320,16 @@ COMMON = (
 """Labels every chunk of every family must see."""
 
 DEFAULT_ONLY = (
-    f"refused:{ww.SAVE}:{SELF_SAVE}",
+    f"withheld:{ww.ANTIDOTE}:{SELF_SAVE}",
     "potions:second-refused",
-    f"refused:{ww.PROTECT}:{REPEAT_PROTECT}",
+    "withheld:PROTECT:repeat",
     "dawn:guarded+saved:died",
 )
 HOUSE_ONLY = (
     ww.SPEECH_ENDED,
     "save:self",
     "potions:both-in-one-night",
-    f"refused:{ww.PROTECT}:{SELF_PROTECT}",
+    "withheld:PROTECT:self",
     "guard:repeat-attempt",
     "dawn:guarded:died",
     "dawn:guarded+saved:lived",

@@ -101,7 +101,9 @@ class Behaviour(NamedTuple):
     allowed: tuple[tuple[str, tuple[hr.SkillType, ...]], ...]
     views: tuple[hr.PlayerView, ...]
     readiness: hr.Readiness
-    actors: tuple[tuple[hr.RoleType, tuple[str, ...], tuple[hr.SkillType, ...]], ...]
+    actors: tuple[
+        tuple[hr.RoleType, tuple[str, ...], tuple[hr.SkillType, ...], Mapping[str, Mapping[hr.SkillType, str]]], ...
+    ]
     pending: tuple[hr.SkillUse, ...]
 
 
@@ -114,7 +116,7 @@ def behaviour(engine: hr.Engine) -> Behaviour:
         tuple((pid, engine.allowed_skills(pid)) for pid in ids),
         tuple(engine.player_view(pid) for pid in ids),
         engine.readiness(),
-        tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
+        tuple((role, r.player_ids, r.allowed_skills, r.refused) for role, r in sorted(info.roles.items())),
         engine.pending_uses(),
     )
 
@@ -134,7 +136,7 @@ def requery(engine: hr.Engine, b: Behaviour, probe: int) -> Behaviour:
         tuple((pid, engine.allowed_skills(pid)) for pid in ids),
         tuple(views),
         engine.readiness(),
-        tuple((role, r.player_ids, r.allowed_skills) for role, r in sorted(info.roles.items())),
+        tuple((role, r.player_ids, r.allowed_skills, r.refused) for role, r in sorted(info.roles.items())),
         engine.pending_uses(),
     )
 
@@ -151,7 +153,8 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
 
     1. ``allowed_skills(p)`` equals ``player_view(p).allowed_skills``;
     2. it equals the union of the skills phase info lists for the roles under which
-       ``p`` is named as an actor (its own role and the every-role step ``""``) —
+       ``p`` is named as an actor (its own role and the every-role step ``""``), less
+       the ones phase info says the rules refuse ``p`` now —
        in a turn-ordered phase, only the out-of-turn ones unless ``p`` has the turn;
     3. everyone readiness lists as owing or offered an action may use that skill,
        under their own role, and ``acted`` is exactly who has pending submissions.
@@ -160,7 +163,7 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
     status = b.status
     allowed = dict(b.allowed)
     roles = {pid: engine.player_info(pid).role for pid in allowed}
-    by_role = {role: (ids, skills) for role, ids, skills in b.actors}
+    by_role = {role: (ids, skills, refused) for role, ids, skills, refused in b.actors}
     for view in b.views:
         pid = view.player_id
         if view.allowed_skills != allowed.get(pid):
@@ -172,9 +175,9 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
     for pid, skills in b.allowed:
         expected: set[str] = set()
         for role in ("", roles[pid]):
-            ids, role_skills = by_role.get(role, ((), ()))
+            ids, role_skills, refused = by_role.get(role, ((), (), {}))
             if pid in ids:
-                expected.update(role_skills)
+                expected.update(k for k in role_skills if k not in refused.get(pid, {}))
         expected.discard("")
         if queued and pc is not None and pid != b.readiness.turn:
             # In a turn-ordered phase only the holder of the turn has its in-turn skills.
@@ -199,7 +202,7 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
     acted = tuple(sorted({u.player_id for u in b.pending}))
     if tuple(r.acted) != acted:
         out.append(f"readiness.acted {list(r.acted)} but pending submissions come from {list(acted)}")
-    if status.over and (any(skills for _, skills in b.allowed) or any(ids for _, ids, _ in b.actors)):
+    if status.over and (any(skills for _, skills in b.allowed) or any(ids for _, ids, _, _ in b.actors)):
         out.append("the game is over but someone may still act")
     return out
 

@@ -8,7 +8,7 @@ kernel must accept: if ``submit`` refuses it, the "who may act" answers lied.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import hiddenrole as hr
 
@@ -28,10 +28,12 @@ def choose_targets(
     players: Sequence[tuple[str, bool]],
     pools: Mapping[str, tuple[str, ...]],
     rng: random.Random,
+    only: Collection[str] | None = None,
 ) -> tuple[str, ...] | None:
     """Random targets that satisfy ``step``; ``None`` when no legal choice exists.
 
-    ``players`` are ``(id, alive)`` pairs. A step without target constraints gets one
+    ``players`` are ``(id, alive)`` pairs; ``only``, when given, the only targets the
+    rules allow now (:meth:`hiddenrole.Engine.allowed_targets`). A step without target constraints gets one
     target (none for :data:`hiddenrole.SKIP`), because most such skills aim at someone.
     """
     if step.target_pool:
@@ -40,6 +42,8 @@ def choose_targets(
         eligible = [pid for pid, alive in players if (alive or step.allow_dead_target)]
         if not step.allow_self_target:
             eligible = [pid for pid in eligible if pid != me]
+    if only is not None:
+        eligible = [pid for pid in eligible if pid in only]
     if not step.checks_targets:
         if step.skill == hr.SKIP or not eligible:
             return ()
@@ -69,7 +73,8 @@ def random_submission(
     if step is None:
         return None
     players = [(pid, engine.player_info(pid).alive) for pid in engine.player_ids()]
-    targets = choose_targets(step, player_id, players, engine.rules.config.target_pools, rng)
+    only = engine.allowed_targets(player_id, skill)
+    targets = choose_targets(step, player_id, players, engine.rules.config.target_pools, rng, only)
     if targets is None:
         return None
     return skill, targets

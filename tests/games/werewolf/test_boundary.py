@@ -64,7 +64,10 @@ def test_R18_every_event_of_a_played_game_has_a_declared_audience() -> None:
                 skills = engine.allowed_skills(pid)
                 if skills:
                     skill = skills[0]
-                    alive = [p for p in engine.alive_player_ids() if p != pid]
+                    only = engine.allowed_targets(pid, skill)
+                    alive = [p for p in engine.alive_player_ids() if p != pid and (only is None or p in only)]
+                    if not alive:
+                        continue
                     engine.submit(pid, skill, [] if skill == ww.SKIP else [alive[(seed + len(pid)) % len(alive)]])
             engine.end_phase()
         assert seen and all(engine.audience_of(ev) is not None for ev in seen)

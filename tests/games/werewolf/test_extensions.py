@@ -156,9 +156,11 @@ def test_X2_a_poisoned_wolf_king_does_not_shoot() -> None:
     until(engine, ww.NIGHT_WITCH)
     engine.submit("p03", ww.POISON, ["p00"])
     until(engine, ww.NIGHT_LAST_ACTION)
-    engine.submit("p00", ww.SHOOT, ["p02"])
+    assert engine.allowed_skills("p00") == (ww.SKIP,)
+    with pytest.raises(hr.SkillNotAllowed, match="no shot after this death"):
+        engine.submit("p00", ww.SHOOT, ["p02"])
     effects = engine.end_phase()
-    assert killed(effects) == [] and [e.canceled for e in effects if e.type == ww.SHOOT] == [True]
+    assert killed(effects) == [] and not any(e.type == ww.SHOOT for e in effects)
 
 
 def test_X2_a_table_may_arm_the_wolf_king_only_when_exiled() -> None:
@@ -169,7 +171,9 @@ def test_X2_a_table_may_arm_the_wolf_king_only_when_exiled() -> None:
     engine.submit("p01", ww.KILL, ["p00"])
     until(engine, ww.NIGHT_LAST_ACTION)
     assert engine.player_view("p00").role_info == {ww.INFO_CAN_SHOOT: "no"}
-    engine.submit("p00", ww.SHOOT, ["p02"])
+    assert ww.SHOOT not in engine.allowed_skills("p00")
+    with pytest.raises(hr.SkillNotAllowed, match="no shot after this death"):
+        engine.submit("p00", ww.SHOOT, ["p02"])
     assert killed(engine.end_phase()) == []
 
 

@@ -6,6 +6,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import resolution as rs
 
 from .helpers import EIGHT, killed, table, until, vote_all
 
@@ -91,10 +92,17 @@ def test_R12_a_poisoned_hunter_has_a_turn_but_the_gun_does_not_fire() -> None:
     assert killed(effects) == ["p05", "p06"]
     assert engine.status().phase == ww.NIGHT_LAST_ACTION
     assert engine.player_view("p05").role_info == {ww.INFO_CAN_SHOOT: "no"}
-    engine.submit("p05", ww.SHOOT, ["p00"])
+    # The gun is not offered (the hunter is told it would not fire), submit refuses it with
+    # the reason, and readiness asks the hunter to pass, as it asks any other dead seat.
+    assert engine.allowed_skills("p05") == (ww.SKIP,)
+    assert ("p05", ww.SKIP) in {(a.player_id, a.skill) for a in engine.readiness().pending}
+    with pytest.raises(hr.SkillNotAllowed, match=rs.GUN_JAMMED):
+        engine.submit("p05", ww.SHOOT, ["p00"])
+    assert engine.pending_uses() == ()
+    engine.submit("p05", ww.SKIP)
+    assert engine.readiness().ready or all(a.player_id != "p05" for a in engine.readiness().pending)
     shot = engine.end_phase()
-    assert [(e.type, e.canceled) for e in shot if not e.is_internal] == [(ww.SHOOT, True)]
-    assert engine.audience_of(shot[0]) == ("p05",)
+    assert not any(e.type == ww.SHOOT for e in shot)
     assert engine.player_info("p00").alive
 
 
@@ -150,6 +158,7 @@ def test_R4_R9_a_guarded_victim_survives_the_night_in_a_real_game() -> None:
     assert killed(effects) == [] and engine.status().phase == ww.DAY
     # next night the guard may not repeat
     until(engine, ww.NIGHT_GUARD)
-    engine.submit("p04", ww.PROTECT, ["p06"])
-    again = engine.end_phase()
-    assert [e.reason for e in again if e.canceled] == ["the guard may not protect the same player two nights running"]
+    assert "p06" not in (engine.allowed_targets("p04", ww.PROTECT) or ())
+    with pytest.raises(hr.InvalidTargets, match="p06"):
+        engine.submit("p04", ww.PROTECT, ["p06"])
+    assert engine.pending_uses() == ()

@@ -358,9 +358,9 @@ def prompt(view: hr.PlayerView) -> str:
     if not skills:
         return f"{phase_name(view.phase)}. {_waiting(view)}"
     info = view.role_info
-    lines: list[str] = []
+    lines = _withheld(view, skills)
     for skill in skills:
-        if skill == SKIP and len(skills) == 1:
+        if skill == SKIP and len(skills) == 1 and not lines:
             lines.append("You died: pass to close your last action.")
         elif skill == KILL:
             lines.append(_choose("kill", _living(view)))
@@ -395,6 +395,24 @@ def prompt(view: hr.PlayerView) -> str:
         else:
             lines.append(f"You may {skill_name(skill).lower()}.")
     return f"{phase_name(view.phase)}. " + " ".join(lines)
+
+
+def _withheld(view: hr.PlayerView, skills: tuple[str, ...]) -> list[str]:
+    """Why the seat's role skills that the rules refuse now are not offered (from its role info)."""
+    info = view.role_info
+    out: list[str] = []
+    if view.phase == NIGHT_WITCH and view.self.role == WITCH:
+        if ANTIDOTE not in skills:
+            victim = info.get(INFO_KILL_TARGET, "")
+            if info.get(INFO_ANTIDOTE) and victim == view.player_id:
+                out.append("Tonight's victim is you: the antidote cannot save its own witch.")
+            else:
+                out.append(_antidote(info))
+        if POISON not in skills:
+            out.append("Your poison is used up.")
+    if SHOOT not in skills and SKIP in skills and info.get(INFO_CAN_SHOOT) == "no":
+        out.append("Your gun will not fire after this death.")
+    return out
 
 
 def _antidote(info: Mapping[str, str]) -> str:

@@ -1,0 +1,89 @@
+"""What a seat may do *now*: the kernel's ``usable`` answer for werewolf.
+
+Every refusal the board already decides is made here, before the move is accepted, so a
+seat is never offered a move that would be cancelled (a spent potion, a jammed gun, the
+guard's last target). The reasons are the resolvers' own constants; the resolvers keep
+their checks as a second line, for effects a host applies directly and for old logs.
+
+Nothing here tells a seat more than its role info already does: the witch sees her
+potions and tonight's victim (``witch_info``), an armed player whether the gun would
+fire (``gun_info``), and the guard knows whom he guarded. Left to the resolver, because it
+depends on this phase's submissions rather than the board: a second potion the same
+night when ``witch_can_use_both_potions`` is off (``BOTH_POTIONS``).
+"""
+
+from __future__ import annotations
+
+import hiddenrole as hr
+
+from .resolution import (
+    GUN_JAMMED,
+    NO_ANTIDOTE,
+    NO_GUN,
+    NO_KILL,
+    NO_POISON,
+    SELF_SAVE,
+    STILL_ALIVE,
+    night_kill_target,
+)
+from .switches import Switches
+from .vocab import (
+    ANTIDOTE,
+    POISON,
+    PROTECT,
+    SHOOT,
+    VAR_ANTIDOTE,
+    VAR_DEATH_CAUSE,
+    VAR_GUARD_LAST_ROUND,
+    VAR_GUARD_LAST_TARGET,
+    VAR_GUN,
+    VAR_POISON,
+)
+
+__all__ = ["Usable"]
+
+
+class Usable:
+    """The ``usable`` extension point under one set of house rules (``Rules.usable``)."""
+
+    __slots__ = ("switches",)
+
+    def __init__(self, switches: Switches) -> None:
+        self.switches = switches
+
+    def usable(self, player_id: str, skill: str, view: hr.GameView) -> str | tuple[str, ...] | None:
+        """``None``: any target; a reason: refused; a tuple: only these targets."""
+        me = view.player(player_id)
+        if me is None:
+            return None
+        sw = self.switches
+        if skill == PROTECT:
+            out = [p.id for p in view.alive_players()]
+            if not sw.guard_can_protect_self:
+                out = [t for t in out if t != player_id]
+            last = me.vars.get(VAR_GUARD_LAST_TARGET, "")
+            if not sw.guard_can_repeat and last and me.vars.get(VAR_GUARD_LAST_ROUND, "") == str(view.round - 1):
+                out = [t for t in out if t != last]
+            return tuple(out)
+        if skill == ANTIDOTE:
+            if not me.vars.get(VAR_ANTIDOTE):
+                return NO_ANTIDOTE
+            victim = night_kill_target(view)
+            if not victim:
+                return NO_KILL
+            if victim == player_id and not sw.witch_can_save_self:
+                return SELF_SAVE
+            return (victim,)
+        if skill == POISON:
+            if not me.vars.get(VAR_POISON):
+                return NO_POISON
+            return tuple(p.id for p in view.alive_players() if p.id != player_id)
+        if skill == SHOOT:
+            gun = me.vars.get(VAR_GUN, "")
+            if me.alive:
+                return STILL_ALIVE
+            if not gun:
+                return NO_GUN
+            if me.vars.get(VAR_DEATH_CAUSE, "") not in gun.split(","):
+                return GUN_JAMMED
+        return None

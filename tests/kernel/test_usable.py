@@ -1,0 +1,104 @@
+"""The rules' ``usable`` answer: one verdict for allowed_skills, readiness, submit and phase_info.
+
+A board variable ``no.<SKILL>`` on a player refuses that skill (the reason is its value);
+``only.<SKILL>`` limits its targets to the comma-separated ids it holds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import hiddenrole as hr
+from hiddenrole.enginetest.checks import behaviour, who_acts_problems
+
+from .conftest import game
+from .test_who_may_act import PLAYERS, night_day, optional, pending
+
+
+def gate(player_id: str, skill: str, view: hr.GameView) -> str | tuple[str, ...] | None:
+    me = view.player(player_id)
+    assert me is not None
+    if f"no.{skill}" in me.vars:
+        return me.vars[f"no.{skill}"]
+    only = me.vars.get(f"only.{skill}")
+    if only is not None:
+        return tuple(t for t in only.split(",") if t != "-")
+    return None
+
+
+def village() -> hr.Engine:
+    engine, _ = game(night_day(), PLAYERS, usable=gate)
+    return engine
+
+
+def mark(engine: hr.Engine, pid: str, key: str, value: str) -> None:
+    engine.apply(hr.set_var(hr.GAME.of(pid), key, value))
+
+
+def agree(engine: hr.Engine) -> None:
+    assert who_acts_problems(engine, behaviour(engine)) == []
+
+
+def test_a_refused_skill_is_not_offered_and_submit_gives_the_reason() -> None:
+    engine = village()
+    mark(engine, "x1", "no.SAVE", "the antidote is gone")
+    assert engine.allowed_skills("x1") == ("POISON", hr.SKIP)
+    assert engine.player_view("x1").allowed_skills == ("POISON", hr.SKIP)
+    assert engine.phase_info().roles["witch"].refused == {"x1": {"SAVE": "the antidote is gone"}}
+    with pytest.raises(hr.SkillNotAllowed, match="the antidote is gone"):
+        engine.submit("x1", "SAVE", ["v1"])
+    assert engine.pending_uses() == ()
+    assert engine.allowed_targets("x1", "SAVE") == ()
+    agree(engine)
+
+
+def test_readiness_asks_for_a_live_skill_of_the_group_and_skips_a_seat_with_none() -> None:
+    engine = village()
+    assert ("x1", "SAVE") in pending(engine)
+    mark(engine, "x1", "no.SAVE", "gone")
+    assert ("x1", "POISON") in pending(engine)
+    assert not any(pid == "x1" for pid, _ in pending(engine) if _ == "SAVE")
+    mark(engine, "x1", "no.POISON", "gone")
+    assert not any(pid == "x1" for pid, _ in pending(engine))
+    mark(engine, "h1", "no.CHECK", "unused")  # a refusal of a skill the seat lacks changes nothing
+    mark(engine, "s1", "no.CHECK", "blind")
+    assert not any(pid == "s1" for pid, _ in pending(engine) + optional(engine))
+    agree(engine)
+
+
+def test_limited_targets_are_told_and_enforced() -> None:
+    engine = village()
+    assert engine.allowed_targets("s1", "CHECK") is None
+    mark(engine, "s1", "only.CHECK", "v1,h1")
+    assert engine.allowed_targets("s1", "CHECK") == ("h1", "v1")
+    assert engine.phase_info().roles["seer"].targets == {"s1": {"CHECK": ("h1", "v1")}}
+    with pytest.raises(hr.InvalidTargets, match="w1"):
+        engine.submit("s1", "CHECK", ["w1"])
+    agree(engine)
+    engine.submit("s1", "CHECK", ["v1"])
+    assert [u.targets for u in engine.pending_uses()] == [("v1",)]
+    agree(engine)
+
+
+def test_no_target_left_refuses_the_skill() -> None:
+    engine = village()
+    mark(engine, "s1", "only.CHECK", "-")
+    assert "CHECK" not in engine.allowed_skills("s1")
+    assert engine.phase_info().roles["seer"].refused == {"s1": {"CHECK": "no target is allowed now"}}
+    with pytest.raises(hr.SkillNotAllowed, match="no target is allowed now"):
+        engine.submit("s1", "CHECK", ["v1"])
+    agree(engine)
+
+
+def test_an_empty_reason_still_refuses() -> None:
+    engine2, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view: "" if skill == "CHECK" else None)
+    assert "CHECK" not in engine2.allowed_skills("s1")
+    with pytest.raises(hr.SkillNotAllowed, match="the rules do not allow it now"):
+        engine2.submit("s1", "CHECK", ["v1"])
+
+
+def test_no_opinion_leaves_every_skill_and_target() -> None:
+    engine, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view: None)
+    assert engine.allowed_skills("x1") == ("SAVE", "POISON", hr.SKIP)
+    assert engine.allowed_targets("s1", "CHECK") is None
+    assert engine.phase_info().roles["seer"].refused == {}
