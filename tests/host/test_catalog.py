@@ -121,7 +121,7 @@ def test_onenight_winners_are_decided_by_the_card_held_at_the_end() -> None:
 def test_werewolf_counts_deaths_by_cause() -> None:
     causes = ("killed-by-wolves", "poisoned", "voted-out", "shot")
     seen: dict[str, int] = dict.fromkeys(causes, 0)
-    for seed in (0, 6):
+    for seed in (0, 1):  # seed 1 ends with a hunter's shot (since spent/jammed guns are refused)
         t = host.Table.open(catalog.get("werewolf"), 12, {"witch-can-use-both-potions": True}, seed=seed)
         host_game(t, seed)
         o = t.outcome
