@@ -838,6 +838,7 @@ class Table:
         shared = run.shared if touched is not None and run.shared is not None else self._current_shared(run)
         run.shared = shared
         pending = run.engine.pending_uses()
+        seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
         basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
@@ -858,7 +859,7 @@ class Table:
                 if last is None or last[0] is not shared or last[1:] != inputs[1:]:
                     core = self._core(run, shared, who)
                     basis[who] = inputs
-            events = [_seen(h, 0) for h in fresh if _visible(h, who, every)]
+            events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
             chat = []
             if said is not None and (
                 said.public if who is None else (who in said.receivers or who == said.message.sender)
