@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .effects import EMPTY_MAP, Effect, VarScope
+from .errors import InvalidArgument
 from .views import Detour, PlayerInfo, PublicPlayerInfo, RoundContext
 from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
 
@@ -76,6 +77,24 @@ class State:
         c.delayed = self.delayed
         c.held = self.held
         return c
+
+    def same_as(self, other: State) -> bool:
+        """Whether ``other`` holds exactly this board (every field a view or a rule can read)."""
+        return (
+            self.phase == other.phase
+            and self.round == other.round
+            and self.turns == other.turns
+            and self.players == other.players
+            and self.vars == other.vars
+            and self.round_vars == other.round_vars
+            and self.actors == other.actors
+            and self.ancestry == other.ancestry
+            and self.order == other.order
+            and self.detours == other.detours
+            and self.winners == other.winners
+            and self.delayed == other.delayed
+            and self.held == other.held
+        )
 
     def seat(self, info: PlayerInfo) -> None:
         self.players[info.id] = info
@@ -234,3 +253,13 @@ class GameView:
     def actors(self, phase: PhaseType) -> tuple[str, ...] | None:
         """Players named to act in ``phase``, or ``None`` if nobody was named."""
         return self._s.actors.get(phase)
+
+    def same_board(self, other: GameView) -> bool:
+        """Whether ``other`` shows exactly the same board: every fact either view can report is equal.
+
+        A host uses it to skip re-running its own pure hooks (and rebuilding views) after
+        a move that left the board as it was; it costs a few comparisons, not a copy.
+        """
+        if not isinstance(other, GameView):
+            raise InvalidArgument("same_board compares two GameViews")
+        return other._s is self._s or self._s.same_as(other._s)

@@ -6,9 +6,15 @@ every machine and under any load, so the test cannot flake the way a timed asser
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
+import pytest
+
+from hiddenrole.gamedef import Context
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
@@ -50,3 +56,48 @@ def test_replay_work_grows_linearly_with_the_log() -> None:
     ratio = _calls_to_replay(large) / _calls_to_replay(small)
     # Four times the moves: about 4x the calls. Quadratic work would be about 16x.
     assert ratio < 5, f"replaying 4x the moves made {ratio:.2f}x the calls"
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
+    """Counts the reader views built (``_core``) and the game's ``public`` hook calls made."""
+    counts = {"cores": 0, "public": 0}
+    real = Table._core
+
+    def core(self: Table, *args: Any) -> Any:
+        counts["cores"] += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(Table, "_core", core)
+    yield counts
+
+
+def _counting_race(counts: dict[str, int]) -> Any:
+    hook = RACE.public
+    assert hook is not None
+
+    def public(ctx: Context) -> Any:
+        counts["public"] += 1
+        return hook(ctx)
+
+    return dataclasses.replace(RACE, public=public)
+
+
+def test_replay_builds_views_only_after_moves_that_changed_the_board(work: dict[str, int]) -> None:
+    """150 moves, 15 of them rolls: the deal and each roll rebuild the 5 readers' views; taunts rebuild none."""
+    data = long_log(150)
+    work.update(cores=0, public=0)
+    Table.replay(_counting_race(work), data)
+    assert work == {"cores": 5 * (1 + 15), "public": 1 + 15}
+
+
+def test_a_move_that_leaves_the_board_as_it_was_builds_no_view(work: dict[str, int]) -> None:
+    t = Table.open(_counting_race(work), 4, seed=5)
+    before = {r: t.version(r) for r in (*t.seats, None)}
+    work.update(cores=0, public=0)
+    t.act("p2", "TAUNT", ["p3"])
+    assert work == {"cores": 0, "public": 0}
+    # The taunt still reached everyone: every version moved, with the event.
+    assert all(t.version(r) == v + 1 for r, v in before.items())
+    t.act(t.view().turn, "ROLL")
+    assert work == {"cores": 5, "public": 1}

@@ -151,6 +151,7 @@ class _Run:
     outcome: Outcome | None = None
     broken: bool = False
     shared: _Shared | None = None
+    basis: dict[str | None, _Basis] = field(default_factory=dict)
 
     def hear(self, event: hr.Event) -> None:
         """Kernel event handler: keep the event with its audience as of right after its batch."""
@@ -176,6 +177,11 @@ class _Shared:
     alive: frozenset[str]
     turn: str
     initiative: bool
+
+
+_Basis = tuple["_Shared", tuple[hr.SkillUse, ...], tuple[bool, bool], "Outcome | None"]
+"""What a reader's last core was computed from: the shared part, the pending choices, the seat's own
+chat and undo allowance, the outcome. Equal inputs give an equal core, so it is not built again."""
 
 
 class Table:
@@ -829,8 +835,11 @@ class Table:
             [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
         )
         said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
-        shared = run.shared if touched is not None and run.shared is not None else self._shared(run)
+        shared = run.shared if touched is not None and run.shared is not None else self._current_shared(run)
         run.shared = shared
+        pending = run.engine.pending_uses()
+        seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
+        basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
         changed_seats: list[str] = []
@@ -838,8 +847,19 @@ class Table:
         fan = self._fanout
         for who in order:
             reader = run.readers[who]
-            core = self._core(run, shared, who)
-            events = [_seen(h, 0) for h in fresh if _visible(h, who, every)]
+            core: Core | None = None
+            if touched is not None:
+                # Built from the live board with the shared part kept from before: trusted for
+                # this comparison, never as a basis for skipping the next one.
+                core = self._core(run, shared, who)
+                basis.pop(who, None)
+            else:
+                inputs = (shared, pending, self._own(run, who), run.outcome)
+                last = basis.get(who)
+                if last is None or last[0] is not shared or last[1:] != inputs[1:]:
+                    core = self._core(run, shared, who)
+                    basis[who] = inputs
+            events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
             chat = []
             if said is not None and (
                 said.public if who is None else (who in said.receivers or who == said.message.sender)
@@ -863,10 +883,31 @@ class Table:
                 HostNotice(self.id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator),
             )
 
-    def _shared(self, run: _Run) -> _Shared:
+    def _current_shared(self, run: _Run) -> _Shared:
+        """The shared part for the board as it stands: the last one again when the board is unchanged.
+
+        The game's hooks (``public``, ``public_roles``, ``allows``) read only the board, the
+        options and the seats, so on an unchanged board they are not asked again.
+        """
+        ctx = self._context(run)
+        last = run.shared
+        if last is not None and ctx.view.same_board(last.ctx.view):
+            return last
+        return self._shared(run, ctx)
+
+    def _own(self, run: _Run, seat: str | None) -> tuple[bool, bool]:
+        """The seat's own inputs to its advised moves besides the board: may it still chat, may it undo."""
+        if seat is None:
+            return (False, False)
+        stack = run.stacks.get(seat)
+        undo = bool(self.definition.undo and stack and stack[-1].seq in run.undoable)
+        return (run.said.get(seat, 0) < MAX_SAYS_PER_PHASE, undo)
+
+    def _shared(self, run: _Run, ctx: Context | None = None) -> _Shared:
         engine = run.engine
         status = engine.status()
-        ctx = self._context(run)
+        if ctx is None:
+            ctx = self._context(run)
         public_roles = self._public_roles(ctx)
         data = MappingProxyType(dict(self.definition.public(ctx))) if self.definition.public is not None else _NO_DATA
         pc = engine.rules.config.phases.get(status.phase)
