@@ -290,7 +290,26 @@ def test_imports_only_go_downward_through_the_public_api(part: str) -> None:
     assert not bad, "imports must go downward, through the public API: " + "; ".join(bad)
 
 
-KERNEL_ORDER = ("vocab", "errors", "config", "effects", "views", "state", "rules", "persistence", "engine", "testing")
+KERNEL_ORDER = (
+    "vocab",
+    "errors",
+    "config",
+    "effects",
+    "views",
+    "state",
+    "rules",
+    "persistence",
+    "compiled",
+    "enginebase",
+    "whoacts",
+    "transitions",
+    "restoring",
+    "acting",
+    "phases",
+    "boundary",
+    "engine",
+    "testing",
+)
 """docs/ARCHITECTURE.md's order of the kernel's own modules: each imports only modules before it."""
 
 

@@ -153,7 +153,7 @@ def _fn(obj: Any, method: str, what: str) -> Callable[..., Any]:
     raise InvalidConfig(f"{what} must be a function or have a .{method}() method")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Rules:
     """A complete ruleset: configuration plus every extension point.
 
@@ -182,7 +182,6 @@ class Rules:
     interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
     usable: UsableLike | None = field(default=None, kw_only=True)
     logger: logging.Logger | None = field(default=None, kw_only=True)
-    _compiled: object = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):

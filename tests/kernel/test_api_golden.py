@@ -108,7 +108,14 @@ def _own_members(cls: type) -> Iterator[tuple[str, Any]]:
 
 
 def render_class(name: str, cls: type) -> list[str]:
-    bases = ", ".join(b.__qualname__ for b in cls.__bases__ if b is not object)
+    # Unexported kernel bases (the engine's per-concern classes) are not surface: their
+    # public members are listed as the class's own (see _own_members).
+    exported = {id(getattr(hr, n)) for n in hr.__all__}
+    bases = ", ".join(
+        b.__qualname__
+        for b in cls.__bases__
+        if b is not object and (id(b) in exported or not b.__module__.startswith("hiddenrole"))
+    )
     if typing.is_protocol(cls) if hasattr(typing, "is_protocol") else getattr(cls, "_is_protocol", False):
         kind = "protocol"
     elif issubclass(cls, enum.Enum):

@@ -1,0 +1,202 @@
+"""Acting: ``submit`` and its validation, and the end of a turn in turn-ordered phases.
+
+A submission is checked in a fixed order (the game runs, the player exists and may
+act, the phase has the skill for the role, the rules' gate, the targets, one per step,
+the turn) so that the same bad request always gets the same error. In simultaneous
+phases it waits for the end of the phase; in turn-ordered and free phases a turn
+resolver may resolve it at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import islice
+
+from .config import PhaseStep
+from .effects import Effect, SkillUse
+from .errors import (
+    AlreadySubmitted,
+    InvalidArgument,
+    InvalidTargets,
+    NotYourTurn,
+    SkillNotAllowed,
+    TargetDead,
+    TargetNotFound,
+    TooManySubmissions,
+)
+from .restoring import AllOrNothing, Restoring
+from .vocab import MAX_PENDING_PER_SEAT, MAX_TARGETS, TURN_DELAYED, TURN_ENDED, SkillType, TurnOrder
+
+__all__ = ["Acting"]
+
+
+class Acting(Restoring):
+    """Submissions, turn ends and delays."""
+
+    __slots__ = ()
+
+    def submit(self, player_id: str, skill: SkillType, targets: Iterable[str] = ()) -> SkillUse:
+        """Record one skill use for resolution at the end of the phase.
+
+        Checks, in order: the game is running, the player exists, may act (named, or
+        alive), the phase has the skill for the player's role, every target exists
+        and is alive (unless the step allows dead targets).
+        """
+        with self._lock:
+            self._guard()
+            self._running()
+            p = self._player(player_id)
+            if not isinstance(skill, str):
+                raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
+            if isinstance(targets, str):
+                targets = (targets,)
+            try:
+                # Never read more than the absolute bound: a huge list is refused unread.
+                tgts = tuple(islice(targets, MAX_TARGETS + 1))
+            except TypeError:
+                raise InvalidArgument("targets must be an iterable of player ids") from None
+            if len(tgts) > MAX_TARGETS:
+                raise InvalidTargets(f"a submission carries at most {MAX_TARGETS} targets")
+            s = self._state
+            if not self._may_act(p):
+                raise self._not_acting(p)
+            table = self._tables[s.phase]
+            step = table.find_step(p.role, skill) if skill else None
+            if step is None:
+                raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            gate = self._gate(player_id, skill)
+            if isinstance(gate, str):
+                raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
+            if step.max_targets is not None and len(tgts) > step.max_targets:
+                raise InvalidTargets(f"{skill!r} takes at most {step.max_targets} targets, got {len(tgts)}")
+            for t in tgts:
+                if not isinstance(t, str):
+                    raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
+            if step.checks_targets:
+                self._check_shaped_targets(step, player_id, tgts)
+            else:
+                for t in tgts:
+                    if t:
+                        self._check_target(step, t)
+            if gate is not None:
+                for t in tgts:
+                    if t and t not in gate:
+                        raise InvalidTargets(f"{skill!r} may not target {t!r} now")
+            if table.order is TurnOrder.SIMULTANEOUS:
+                siblings = table.siblings[(step.role, step.skill)]
+                for u in self._pending:
+                    if u.player_id == player_id and u.skill in siblings:
+                        raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
+            elif sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
+                raise TooManySubmissions(f"{player_id!r} holds {MAX_PENDING_PER_SEAT} submissions this phase")
+            in_turn = skill not in table.out_of_turn
+            if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
+                turn = s.turns[0] if s.turns else "nobody"
+                raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
+            use = SkillUse(player_id, skill, tgts, s.phase, s.round)
+            if table.order is TurnOrder.SIMULTANEOUS:
+                self._pending.append(use)
+                return use
+            out: list[Effect] = []
+            with AllOrNothing(self):
+                self._pending.append(use)
+                if not in_turn or table.order is TurnOrder.FREE:
+                    self._resolve_now(use, out)
+                elif table.moves <= sum(
+                    1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
+                ):
+                    self._finish_turn(player_id, out)
+            self._commit(out)
+        self._dispatch()
+        return use
+
+    def _check_target(self, step: PhaseStep, target: str) -> None:
+        """The one target check every step makes: a seated player, alive unless the step allows the dead."""
+        tp = self._state.players.get(target)
+        if tp is None:
+            raise TargetNotFound(f"no player {target!r}")
+        if not tp.alive and not step.allow_dead_target:
+            raise TargetDead(f"{target!r} is eliminated")
+
+    def _check_shaped_targets(self, step: PhaseStep, player_id: str, tgts: tuple[str, ...]) -> None:
+        """Targets of a step that declares a pool, a count, distinctness or no-self."""
+        real = [t for t in tgts if t]
+        if len(real) != len(tgts):
+            raise TargetNotFound("empty target name")
+        if len(real) < step.min_targets or (step.max_targets is not None and len(real) > step.max_targets):
+            bound = (
+                step.min_targets if step.max_targets == step.min_targets else f"{step.min_targets}..{step.max_targets}"
+            )
+            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {len(real)}")
+        if step.distinct_targets and len(set(real)) != len(real):
+            raise InvalidTargets(f"{step.skill!r} needs distinct targets")
+        if step.target_pool:
+            pool = self._cfg.target_pools[step.target_pool]
+            for t in real:
+                if t not in pool:
+                    raise TargetNotFound(f"{t!r} is not in target pool {step.target_pool!r}")
+            return
+        if not step.allow_self_target and player_id in real:
+            raise InvalidTargets(f"{step.skill!r} may not target oneself")
+        for t in real:
+            self._check_target(step, t)
+
+    def end_turn(self, player_id: str) -> tuple[Effect, ...]:
+        """End ``player_id``'s turn before it has made all its moves (turn-ordered phases)."""
+        with self._lock:
+            self._guard()
+            self._running()
+            self._player(player_id)
+            s = self._state
+            table = self._tables[s.phase]
+            if not table.queued or not s.turns or s.turns[0] != player_id:
+                raise NotYourTurn(f"{player_id!r} does not have the turn")
+            out: list[Effect] = []
+            with AllOrNothing(self):
+                self._finish_turn(player_id, out)
+            self._commit(out)
+        self._dispatch()
+        return tuple(out)
+
+    def delay_turn(self, player_id: str) -> None:
+        """INITIATIVE phases: the player with the turn moves to the end of the order, once."""
+        with self._lock:
+            self._guard()
+            self._running()
+            self._player(player_id)
+            s = self._state
+            table = self._tables[s.phase]
+            if table.order is not TurnOrder.INITIATIVE or not s.turns or s.turns[0] != player_id:
+                raise NotYourTurn(f"{player_id!r} does not have the turn in an initiative phase")
+            if player_id in s.delayed:
+                raise SkillNotAllowed(f"{player_id!r} already delayed this phase")
+            if any(u.player_id == player_id and u.skill not in table.out_of_turn for u in self._pending):
+                raise SkillNotAllowed(f"{player_id!r} has already moved this turn")
+            if len(s.turns) < 2:
+                raise SkillNotAllowed("nobody is left to wait for")
+            s.turns.append(s.turns.pop(0))
+            s.delayed = tuple(sorted({*s.delayed, player_id}))
+            self._log.append(Effect(TURN_DELAYED, source=player_id))
+
+    def _finish_turn(self, player_id: str, out: list[Effect]) -> None:
+        """End the head's turn: resolve its moves (if the phase has a turn resolver), pop it."""
+        s = self._state
+        table = self._tables[s.phase]
+        fn = self._b.turn_resolvers.get(s.phase)
+        if fn is not None:
+            mine = [u for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn]
+            if mine:
+                self._pending = [u for u in self._pending if u not in mine]
+            self._apply_batch(self._call(fn, tuple(mine), self._view), f"turn resolver for {s.phase}", out)
+        out.append(Effect(TURN_ENDED, source=player_id))
+        if s.turns and s.turns[0] == player_id:
+            s.turns.pop(0)
+        self._skip_idle_turns(out)
+
+    def _resolve_now(self, use: SkillUse, out: list[Effect]) -> None:
+        """FREE phases and out-of-turn skills: a move is resolved as soon as it is made."""
+        fn = self._b.turn_resolvers.get(self._state.phase)
+        if fn is None:
+            return
+        self._pending.remove(use)
+        self._apply_batch(self._call(fn, (use,), self._view), f"turn resolver for {self._state.phase}", out)

@@ -1,0 +1,123 @@
+"""The information boundary: what a seat sees (its view, its teammates), who sees an event,
+who hears a chat line, and the handlers that carry events and messages out.
+
+Everything here answers "who may know what" through the rules' providers (teammates,
+role info, audience, speech); the kernel adds only its own guarantees (kernel
+primitives reach nobody; roles are shown only for self and teammates).
+"""
+
+from __future__ import annotations
+
+from .effects import Effect, Event, checked_effect, checked_event
+from .enginebase import EventHandler, MessageHandler, ids_from
+from .errors import InvalidArgument, MessageNotAllowed, PlayerDead
+from .views import Message, PlayerInfo, PlayerView, SelfInfo
+from .vocab import INTERNAL_EVENTS, VAR_CAMP
+from .whoacts import WhoActs
+
+__all__ = ["Boundary"]
+
+
+class Boundary(WhoActs):
+    """Player views, teammates, audiences, speech and the event and message handlers."""
+
+    __slots__ = ()
+
+    def teammates(self, player_id: str) -> tuple[str, ...]:
+        with self._lock:
+            self._guard()
+            return self._teammates(self._player(player_id).id)
+
+    def player_view(self, player_id: str) -> PlayerView:
+        """Everything ``player_id`` may see now. Roles are shown only for self and teammates."""
+        with self._lock:
+            self._guard()
+            p = self._player(player_id)
+            s = self._state
+            mates = self._teammates(p.id)
+            infos = s.public_infos(p.id, mates)
+            return PlayerView(
+                p.id,
+                s.round,
+                s.phase,
+                SelfInfo(p.id, p.role, p.alive, p.vars.get(VAR_CAMP, "")),
+                infos,
+                self._allowed(p),
+                mates,
+                self._role_info(p),
+                s.turns[0] if s.turns else "",
+            )
+
+    def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:
+        """Who may see ``event``: ids; ``()`` for nobody; ``None`` when the rules do not know.
+
+        Kernel primitives are shown to nobody, whatever the rules say.
+        """
+        with self._lock:
+            self._guard()
+            if isinstance(event, Effect):
+                event = checked_effect(event, "audience_of", logged=True).to_event()
+            event = checked_event(event, "audience_of")
+            if event.type in INTERNAL_EVENTS:
+                return ()
+            fn = self._b.audience
+            if fn is None:
+                return None
+            got = self._call(fn, event, self._view)
+            if got is None:
+                return None
+            players = self._state.players
+            return tuple(sorted({i for i in ids_from(got, "audience provider") if i in players}))
+
+    # ------------------------------------------------------------------ speech
+
+    def message_receivers(self, sender_id: str) -> tuple[str, ...]:
+        """Who would hear ``sender_id`` now. Without a speech rule: every living player."""
+        with self._lock:
+            self._guard()
+            return self._receivers(self._player(sender_id))
+
+    def _receivers(self, p: PlayerInfo) -> tuple[str, ...]:
+        fn = self._b.speech
+        if fn is None:
+            if not p.alive:
+                raise PlayerDead(f"{p.id!r} is eliminated and cannot speak")
+            return tuple(q.id for q in self._state.alive_players())
+        got = ids_from(self._call(fn, p.id, self._view), "speech provider")
+        players = self._state.players
+        return tuple(sorted({i for i in got if i in players}))
+
+    def send_message(self, sender_id: str, content: str) -> Message:
+        """Deliver a chat line to the receivers the speech rule allows (not logged)."""
+        with self._lock:
+            self._guard()
+            p = self._player(sender_id)
+            if not isinstance(content, str):
+                raise InvalidArgument("message content must be a str")
+            receivers = self._receivers(p)
+            if not receivers:
+                raise MessageNotAllowed(f"nobody can hear {sender_id!r} now")
+            msg = Message(p.id, content, self._state.phase, self._state.round)
+            handlers = tuple(self._message_handlers)
+        for h in handlers:
+            try:
+                h(msg, receivers)
+            except Exception:
+                self._b.logger.exception("message handler raised; other handlers still run")
+        return msg
+
+    def on_event(self, handler: EventHandler) -> None:
+        """Call ``handler(event)`` for every published event (after the lock is released)."""
+        if not callable(handler):
+            raise InvalidArgument("handler must be callable")
+        with self._lock:
+            self._guard()
+            self._event_handlers.append(handler)
+
+    def on_message(self, handler: MessageHandler) -> None:
+        """Call ``handler(message, receivers)`` for every message sent."""
+        if not callable(handler):
+            raise InvalidArgument("handler must be callable")
+        with self._lock:
+            self._guard()
+            self._message_handlers.append(handler)

@@ -1,0 +1,174 @@
+"""What an engine derives from its rules alone, computed once per :class:`Rules` value.
+
+Rules are immutable, so every engine built from the same value (new games, restores,
+replays, the harness's many copies) shares one :class:`CompiledRules` instead of
+recomputing the per-phase tables. :func:`compiled` owns the cache: it is keyed by the
+identity of the Rules value and drops an entry when that value is collected, so the
+frozen Rules value itself is never written to.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .config import Config, PhaseConfig, PhaseStep
+from .errors import InvalidPhase
+from .rules import Bound, Rules
+from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
+
+__all__ = ["CompiledRules", "PhaseTable", "Requirement", "compiled"]
+
+Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseAction, ...]]
+"""The exit actions then the entry actions of one transition."""
+
+
+class Requirement:
+    """Steps folded for readiness: one per (role, group) or per ungrouped step."""
+
+    __slots__ = ("multiple", "order", "required", "role", "skill", "skills")
+
+    def __init__(self, step: PhaseStep) -> None:
+        self.role = step.role
+        self.skills = {step.skill}
+        self.order = [step.skill]
+        self.skill = step.skill
+        self.required = step.required
+        self.multiple = step.multiple
+
+
+class PhaseTable:
+    """Everything about one phase's steps that can be computed once, at construction."""
+
+    __slots__ = (
+        "_free_skills_for",
+        "_skills_for",
+        "active_roles",
+        "initiative_var",
+        "moves",
+        "order",
+        "out_of_turn",
+        "queued",
+        "requirements",
+        "siblings",
+        "step_for",
+        "steps",
+    )
+
+    def __init__(self, pc: PhaseConfig) -> None:
+        steps = pc.steps
+        self.steps = steps
+        self.order = pc.turn_order
+        self.queued = pc.turn_order in (TurnOrder.SEQUENTIAL, TurnOrder.INITIATIVE)
+        self.moves = pc.moves_per_turn
+        self.out_of_turn = frozenset(pc.out_of_turn)
+        self.initiative_var = pc.initiative_var
+        self._free_skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
+        self.step_for: dict[tuple[RoleType, SkillType], PhaseStep] = {
+            (s.role, s.skill): s for s in steps if s.skill and s.role != SYSTEM
+        }
+        self._skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
+        reqs: list[Requirement] = []
+        groups: dict[tuple[str, str], Requirement] = {}
+        for s in steps:
+            if s.role == SYSTEM or not s.skill:
+                continue
+            if s.group:
+                g = groups.get((s.role, s.group))
+                if g is not None:
+                    g.skills.add(s.skill)
+                    g.order.append(s.skill)
+                    g.required = g.required or s.required
+                    g.multiple = g.multiple or s.multiple
+                    continue
+                g = groups[(s.role, s.group)] = Requirement(s)
+                reqs.append(g)
+            else:
+                reqs.append(Requirement(s))
+        self.requirements = tuple(reqs)
+        # A step's "siblings": the skills that share its readiness requirement (itself, or
+        # every step of its group). A seat submits once per requirement in a simultaneous phase.
+        self.siblings: dict[tuple[RoleType, SkillType], frozenset[SkillType]] = {}
+        for s in steps:
+            if s.role == SYSTEM or not s.skill:
+                continue
+            mates = {x.skill for x in steps if x.group and x.group == s.group and x.role == s.role and x.skill}
+            self.siblings[(s.role, s.skill)] = frozenset(mates or {s.skill})
+        roles: list[RoleType] = []
+        for s in steps:
+            if s.role != SYSTEM and s.role not in roles:
+                roles.append(s.role)
+        self.active_roles = tuple(roles)
+
+    def skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
+        got = self._skills_for.get(role)
+        if got is None:
+            got = tuple(s.skill for s in self.steps if s.skill and s.role != SYSTEM and s.role in ("", role))
+            self._skills_for[role] = got
+        return got
+
+    def out_of_turn_skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
+        got = self._free_skills_for.get(role)
+        if got is None:
+            got = tuple(k for k in self.skills_for(role) if k in self.out_of_turn)
+            self._free_skills_for[role] = got
+        return got
+
+    def find_step(self, role: RoleType, skill: SkillType) -> PhaseStep | None:
+        """The same answer as :meth:`Config.step_for`, from this phase's table."""
+        return self.step_for.get((role, skill)) or self.step_for.get(("", skill))
+
+
+EMPTY_TABLE = PhaseTable(PhaseConfig())
+"""The table of START and END: no steps, nobody acts."""
+
+
+class CompiledRules:
+    """The rules' callables, the phase tables, ancestor paths and transition plans."""
+
+    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self.bound = Bound(rules)
+        cfg: Config = rules.config
+        self.cfg = cfg
+        self.compound = cfg.compound_phases()
+        self.tables: dict[PhaseType, PhaseTable] = {}
+        self.paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
+        self.plans: dict[tuple[PhaseType, PhaseType], Plan] = {}
+        """Filled lazily by engines (one entry per transition taken; same value whoever computes it)."""
+        for name, pc in cfg.phases.items():
+            self.paths[name] = cfg.path_of(name)
+            if name in self.compound:
+                continue
+            if name not in self.bound.resolvers:
+                raise InvalidPhase(f"phase {name!r} has no resolver")
+            self.tables[name] = PhaseTable(pc)
+
+
+_CACHE: dict[int, tuple[weakref.ref[Rules], CompiledRules]] = {}
+"""Compiled rules by ``id`` of their live Rules value. No lock: dict reads and writes are
+atomic, and a race at worst compiles the same rules twice (equal results; one is kept)."""
+
+
+def compiled(rules: Rules) -> CompiledRules:
+    """The compiled form of ``rules``, built on first use and shared while ``rules`` lives."""
+    key = id(rules)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is rules:
+        return hit[1]
+    comp = CompiledRules(rules)  # raises InvalidPhase for a phase without a resolver: nothing cached
+
+    def forget(ref: weakref.ref[Rules]) -> None:
+        _forget(key, ref)
+
+    _CACHE[key] = (weakref.ref(rules, forget), comp)
+    return comp
+
+
+def _forget(key: int, ref: weakref.ref[Rules]) -> None:
+    """Drop a collected Rules value's entry (unless its id was already reused by a newer one).
+
+    A weakref callback may run during any allocation, so it takes no lock."""
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is ref:
+        _CACHE.pop(key, None)

@@ -1,0 +1,216 @@
+"""The engine's shared core: its fields, the lock, calls into the rules, and the write path.
+
+:class:`EngineBase` holds every field of an engine and the plumbing every concern uses:
+running an extension point (refusing re-entry), handing events to handlers outside the
+lock, and the write path (interceptors, then :meth:`State.apply`). The concerns built
+on it live in their own modules (``whoacts``, ``transitions``, ``restoring``,
+``acting``, ``phases``, ``boundary``) and :class:`~hiddenrole.engine.Engine` combines them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .compiled import EMPTY_TABLE, PhaseTable, compiled
+from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects
+from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, ReentrantCall
+from .persistence import EncodedEffects
+from .rules import Rules
+from .state import GameView, State
+from .views import Message, PlayerInfo
+from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp
+
+__all__ = ["EngineBase", "EventHandler", "MessageHandler"]
+
+EventHandler = Callable[[Event], Any]
+MessageHandler = Callable[[Message, tuple[str, ...]], Any]
+
+
+class EngineBase:
+    """Fields and plumbing of one engine (not public; see :class:`~hiddenrole.engine.Engine`)."""
+
+    __slots__ = (
+        "_b",
+        "_cfg",
+        "_compound",
+        "_delivering",
+        "_encoded",
+        "_event_handlers",
+        "_in_ext",
+        "_lock",
+        "_log",
+        "_message_handlers",
+        "_outbox",
+        "_paths",
+        "_pending",
+        "_plans",
+        "_state",
+        "_tables",
+        "_view",
+        "rules",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("Engine needs a Rules value")
+        self.rules = rules
+        comp = compiled(rules)
+        self._b = comp.bound
+        self._cfg = comp.cfg
+        self._compound = comp.compound
+        self._tables = comp.tables
+        self._paths = comp.paths
+        self._plans = comp.plans
+        self._state = State()
+        self._view = GameView(self._state)
+        self._pending: list[SkillUse] = []
+        self._log: list[Effect] = []
+        self._encoded = EncodedEffects()
+        self._lock = threading.RLock()
+        self._in_ext = False
+        self._event_handlers: list[EventHandler] = []
+        self._outbox: list[Event] = []
+        self._delivering = False
+        self._message_handlers: list[MessageHandler] = []
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _guard(self) -> None:
+        if self._in_ext:
+            raise ReentrantCall("an extension point called back into the engine that is running it")
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run an extension point under the lock, refusing re-entry."""
+        self._in_ext = True
+        try:
+            return fn(*args)
+        finally:
+            self._in_ext = False
+
+    def _dispatch(self) -> None:
+        """Hand queued events to the handlers, outside the lock, in log order.
+
+        Events are queued under the lock as they are logged, so the queue is in log
+        order. One thread delivers at a time: a thread that finds delivery under way
+        leaves its events to that thread (a handler calling back into the engine does
+        the same), so no handler ever sees a later event before an earlier one.
+        """
+        if not self._outbox:
+            # Nothing queued (the common case, and always without handlers): no lock needed,
+            # since a thread that queues events calls this afterwards itself.
+            return
+        with self._lock:
+            if self._delivering or not self._outbox:
+                return
+            self._delivering = True
+        try:
+            while True:
+                with self._lock:
+                    if not self._outbox:
+                        self._delivering = False
+                        return
+                    batch = tuple(self._outbox)
+                    self._outbox.clear()
+                    handlers = tuple(self._event_handlers)
+                for ev in batch:
+                    for h in handlers:
+                        try:
+                            h(ev)
+                        except Exception:
+                            self._b.logger.exception("event handler raised; other handlers still run")
+        except BaseException:
+            with self._lock:
+                self._delivering = False
+            raise
+
+    def _table(self) -> PhaseTable:
+        return self._tables.get(self._state.phase, EMPTY_TABLE)
+
+    def _player(self, player_id: object) -> PlayerInfo:
+        if not isinstance(player_id, str):
+            raise InvalidArgument(f"player id must be a str, got {type(player_id).__name__}")
+        p = self._state.players.get(player_id)
+        if p is None:
+            raise PlayerNotFound(f"no player {player_id!r}")
+        return p
+
+    def _running(self) -> None:
+        phase = self._state.phase
+        if phase == START:
+            raise GameNotStarted("the game has not started")
+        if phase == END:
+            raise GameEnded("the game is over")
+
+    # ------------------------------------------------------------------ the write path
+
+    def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
+        """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
+        for e in coerce_effects(effects, who):
+            self._offer(e, 0, out)
+
+    def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:
+        icpts = self._b.interceptors
+        for i in range(start, len(icpts)):
+            if e.canceled:
+                break
+            replaced = self._call(icpts[i], e, self._view)
+            if replaced is not None:
+                reps = coerce_effects(replaced, f"interceptor #{i}")
+                out.append(e.cancel(REPLACED_BY_INTERCEPTOR))
+                for r in reps:
+                    self._offer(r, i + 1, out)
+                return
+        if e.type == DETOUR and not e.canceled:
+            fault = self._detour_fault(e)
+            if fault:
+                if e.phase and e.phase not in self._tables:
+                    self._b.logger.error("detour to unknown phase %r cancelled", e.phase)
+                e = e.cancel(fault)
+        self._state.apply(e)
+        out.append(e)
+
+    def _detour_fault(self, e: Effect) -> str:
+        """Why a DETOUR cannot be honoured, ``""`` if it can: live play cancels such a
+        detour, and replay refuses a log that claims one was honoured."""
+        if not e.phase:
+            return "no target phase"
+        if e.phase not in self._tables:
+            return "unknown target phase"
+        if e.source not in self._state.players:
+            return "no such player"
+        return ""
+
+    def _public(self, out: list[Effect]) -> None:
+        """Queue the events handlers will receive (none are built when nobody listens)."""
+        if self._event_handlers:
+            self._outbox.extend(e.to_event() for e in out if e.type not in INTERNAL_EVENTS)
+
+    def _commit(self, out: list[Effect]) -> None:
+        self._log.extend(out)
+        self._public(out)
+
+    def _check_victory(self) -> tuple[Camp, ...] | None:
+        fn = self._b.victory
+        if fn is None:
+            return None
+        got = self._call(fn, self._view)
+        if got is None:
+            return None
+        if isinstance(got, (str, bytes)) or not isinstance(got, Iterable):
+            raise InvalidArgument("victory checker must return None or an iterable of camps")
+        camps = tuple(got)
+        for c in camps:
+            if not isinstance(c, str) or not c:
+                raise InvalidArgument(f"victory checker returned a bad camp {c!r}")
+        return tuple(sorted(set(camps)))
+
+
+def ids_from(got: Any, who: str) -> tuple[str, ...]:
+    """A provider's answer as player ids; a bare string is a bug, not a list of letters."""
+    if not got:
+        return ()
+    if isinstance(got, (str, bytes)):
+        raise InvalidArgument(f"{who} returned a string; return a sequence of player ids")
+    return tuple(got)

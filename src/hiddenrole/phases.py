@@ -1,0 +1,147 @@
+"""Moving the game: seating, ``start``, ``end_phase`` (the only way forward) and the host's ``apply``.
+
+Each step runs its extension points inside :class:`~hiddenrole.restoring.AllOrNothing`
+and logs its effects only once it has succeeded; the statechart moves themselves are
+in :mod:`hiddenrole.transitions`, shared with replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .effects import Effect, frozen_map
+from .errors import (
+    BoardAlreadyDecided,
+    GameAlreadyStarted,
+    GameEnded,
+    InvalidArgument,
+    InvalidBoard,
+    InvalidPlayerID,
+    InvalidRole,
+    PlayerExists,
+)
+from .restoring import AllOrNothing, Restoring
+from .transitions import phase_changed
+from .views import PlayerInfo
+from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, PLAYER_ADDED, SET_ACTORS, START, SYSTEM, RoleType
+
+__all__ = ["Phases"]
+
+
+class Phases(Restoring):
+    """Seating, the start, the end of each phase, and host effects."""
+
+    __slots__ = ()
+
+    def add_player(self, player_id: str, role: RoleType) -> PlayerInfo:
+        """Seat a player before the game starts; the role's setup gives initial variables."""
+        with self._lock:
+            self._guard()
+            if self._state.phase != START:
+                raise GameAlreadyStarted("players can only be added before the game starts")
+            if not isinstance(player_id, str) or not player_id:
+                raise InvalidPlayerID(f"player id must be a non-empty str, got {player_id!r}")
+            if not isinstance(role, str) or not role or role == SYSTEM:
+                raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
+            if player_id in self._state.players:
+                raise PlayerExists(f"player {player_id!r} is already seated")
+            setup = self._b.role_setup.get(role)
+            raw = {} if setup is None else self._call(setup, player_id, role)
+            if raw is not None and not isinstance(raw, Mapping):
+                raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
+            initial = frozen_map({k: v for k, v in (raw or {}).items() if v != ""})
+            info = PlayerInfo(player_id, role, True, initial)
+            self._state.seat(info)
+            self._log.append(Effect(PLAYER_ADDED, target=player_id, role=role, vars=initial))
+            return info
+
+    def start(self) -> None:
+        """Enter the start phase at round 1, then apply the game setup's effects."""
+        with self._lock:
+            self._guard()
+            s = self._state
+            if s.phase != START:
+                raise GameAlreadyStarted("the game has already started")
+            if not s.players:
+                raise InvalidBoard("no players are seated")
+            if self._check_victory() is not None:
+                raise BoardAlreadyDecided("the victory checker already declares a result")
+            with AllOrNothing(self):
+                self._start_at(self._cfg.start_phase)
+                started = Effect(GAME_STARTED, phase=self._cfg.start_phase)
+                batch: list[Effect] = [started]
+                if self._b.game_setup is not None:
+                    self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
+            self._log.extend(batch)
+            self._public([started])
+        self._dispatch()
+
+    def end_phase(self) -> tuple[Effect, ...]:
+        """Resolve the phase and move on; the only way forward.
+
+        Returns every effect produced (cancelled ones and interceptor originals
+        included) and, if the game ended, the ``GAME_ENDED`` effect.
+        """
+        with self._lock:
+            self._guard()
+            self._running()
+            s = self._state
+            phase = s.phase
+            out: list[Effect] = []
+            with AllOrNothing(self):
+                self._apply_batch(
+                    self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
+                )
+                # A list written by this very resolution (even an empty one) names actors
+                # for the next visit.
+                keep = any(e.type == SET_ACTORS and e.phase == phase and not e.canceled for e in out)
+                self._leave_phase(keep)
+                if s.detours:
+                    nxt = s.detours[0].phase
+                else:
+                    nxt = ""
+                    for e in out:
+                        if e.type == GOTO_PHASE and not e.canceled:
+                            if e.phase in self._tables or e.phase == END:
+                                nxt = e.phase
+                            else:
+                                self._b.logger.error("goto to unknown phase %r ignored", e.phase)
+                    if not nxt:
+                        nxt = self._cfg.phases[phase].next_phase or END
+                winners = None if s.detours else self._check_victory()
+                if winners is not None:
+                    nxt = END
+                if nxt == END:
+                    keep = False
+                    s.actors.pop(phase, None)
+                self._transition(nxt)
+            self._pending.clear()
+            if nxt == END:
+                s.winners = winners or ()
+                ended = Effect(GAME_ENDED, winners=s.winners)
+                out.append(ended)
+                self._log.extend(out)
+            else:
+                self._log.extend(out)
+                self._log.append(phase_changed(nxt, keep))
+            self._public(out)
+        self._dispatch()
+        return tuple(out)
+
+    def apply(self, *effects: Effect) -> tuple[Effect, ...]:
+        """Host's sharp knife: apply effects through the same write point, now.
+
+        Interceptors run, the effects are logged and published, but no phase ends and
+        no victory is checked. A finished game is final: applying to it raises GameEnded.
+        """
+        with self._lock:
+            self._guard()
+            if self._state.phase == END:
+                raise GameEnded("the game is over; its board is final")
+            out: list[Effect] = []
+            with AllOrNothing(self):
+                self._apply_batch(effects, "apply", out)
+            self._log.extend(out)
+            self._public(out)
+        self._dispatch()
+        return tuple(out)

@@ -1,0 +1,293 @@
+"""The record of a game and the way back from it: log, snapshot, replay, restore, rollback.
+
+The board is always the replay of the log (the log only grows once a step has
+succeeded). Replay checks every entry as live play would have, restore checks a saved
+board against its own log, and :class:`AllOrNothing` uses the same replay to put the
+board back when an extension point raises midway through a step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .effects import Effect, SkillUse, checked_effect, frozen_map
+from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
+from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, coerce_log, coerce_snapshot
+from .rules import Rules
+from .state import GameView, State
+from .transitions import Transitions, keeps_actors
+from .views import PlayerInfo
+from .vocab import (
+    BOOKKEEPING_EVENTS,
+    DETOUR,
+    END,
+    GAME_ENDED,
+    GAME_STARTED,
+    PHASE_CHANGED,
+    PLAYER_ADDED,
+    START,
+    SYSTEM,
+    TURN_DELAYED,
+    TURN_ENDED,
+    PhaseAction,
+)
+
+__all__ = ["AllOrNothing", "Restoring", "open_log", "open_snapshot"]
+
+
+class AllOrNothing:
+    """Makes one engine step all-or-nothing.
+
+    Extension points run midway through a step; if one raises, the board is rebuilt
+    from the log (which only grows once a step has succeeded) and the pending
+    submissions are put back, so the caller sees the engine exactly as before.
+    """
+
+    __slots__ = ("engine", "pending")
+
+    def __init__(self, engine: Restoring) -> None:
+        self.engine = engine
+        self.pending = list(engine._pending)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if kind is not None:
+            self.engine._rebuild()
+            self.engine._pending = self.pending
+
+
+def open_log(log: GameLog | bytes | str) -> GameLog:
+    """A log value (decoded if need be) of the version this engine writes."""
+    glog = coerce_log(log)
+    if glog.version != LOG_VERSION:
+        raise InvalidLog(f"log version {glog.version} is not {LOG_VERSION}")
+    return glog
+
+
+def open_snapshot(rules: Rules, snapshot: Snapshot | bytes | str | None) -> Snapshot:
+    """A snapshot value (decoded if need be) made under ``rules``, with a log of this version."""
+    snap = coerce_snapshot(snapshot)
+    check_rules(rules, snap.rules_name, snap.rules_version)
+    if snap.log.version != LOG_VERSION:
+        raise InvalidSnapshot(f"log version {snap.log.version} is not {LOG_VERSION}")
+    return snap
+
+
+def check_rules(rules: Rules, name: str, version: str) -> None:
+    if (name, version) != (rules.name, rules.version):
+        raise RulesMismatch(
+            f"recorded under rules {name!r} version {version!r}, offered {rules.name!r} version {rules.version!r}"
+        )
+
+
+class Restoring(Transitions):
+    """Log and snapshot out; replay, restore and rollback in."""
+
+    __slots__ = ()
+
+    def log(self) -> GameLog:
+        """The record of the game so far (immutable; safe to keep)."""
+        with self._lock:
+            self._guard()
+            return self._game_log()
+
+    def _game_log(self) -> GameLog:
+        return GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded, well_typed=True)
+
+    def snapshot(self) -> Snapshot:
+        """The log plus the board and the unresolved submissions."""
+        with self._lock:
+            self._guard()
+            return self._snapshot()
+
+    def _snapshot(self) -> Snapshot:
+        s = self._state
+        players = s.players
+        return Snapshot(
+            self._game_log(),
+            s.phase,
+            s.round,
+            frozen_map(s.vars),
+            dict(sorted(s.actors.items())),
+            s.winners,
+            tuple(players[i] for i in s.order),
+            tuple(s.detours),
+            frozen_map(s.round_vars),
+            tuple(self._pending),
+            tuple(s.turns),
+            s.delayed,
+            s.held,
+        )
+
+    def _rebuild(self) -> None:
+        """Put the board back to what the log says, after an extension point raised midway.
+
+        The board is always the replay of the log (the log only grows after a step
+        succeeded), so this is exact, and it costs nothing on the path that succeeds.
+        """
+        self._state = State()
+        self._view = GameView(self._state)
+        self._replay(self._log, True)
+
+    def _replay_log(self, glog: GameLog) -> None:
+        """Rebuild this fresh engine's board from ``glog`` (see :func:`open_log`)."""
+        check_rules(self.rules, glog.rules_name, glog.rules_version)
+        self._replay(glog.effects, glog.well_typed)
+
+    def _resume(self, snap: Snapshot) -> None:
+        """Load this fresh engine from ``snap`` (see :func:`open_snapshot`), or from its log alone
+        when the snapshot is of an unknown version (its pending submissions are then lost)."""
+        if snap.version != SNAPSHOT_VERSION:
+            try:
+                self._replay_log(snap.log)
+            except InvalidLog as exc:
+                raise InvalidSnapshot(f"cannot rebuild from the log: {exc.message}") from None
+            return
+        self._load_board(snap)
+        self._load_pending(snap.pending)
+
+    def _resume_verified(self, snap: Snapshot) -> None:
+        """Like :meth:`_resume`, but the board is the replay of the log and must equal the saved one."""
+        if snap.version != SNAPSHOT_VERSION:
+            self._resume(snap)
+            return
+        try:
+            self._replay_log(snap.log)
+        except InvalidLog as exc:
+            raise InvalidSnapshot(f"log: {exc.message}") from None
+        self._load_pending(snap.pending)
+        if self._snapshot() != snap:
+            raise InvalidSnapshot("the saved board does not match its own log")
+
+    def _replay(self, effects: Sequence[Effect], trusted: bool = False) -> None:
+        """Apply a log, checking every entry as live play would have (types, seated
+        players, known phases): a log live play could not have written is InvalidLog."""
+        s = self._state
+        started = False
+        apply = s.apply
+        checked: list[Effect] = []
+        for n, e in enumerate(effects):
+            if not trusted:
+                try:
+                    e = checked_effect(e, f"log entry {n}", logged=True)
+                except InvalidArgument as exc:
+                    raise InvalidLog(exc.message) from None
+                checked.append(e)
+            t = e.type
+            if t not in BOOKKEEPING_EVENTS:
+                if t == DETOUR and not e.canceled:
+                    fault = self._detour_fault(e)
+                    if fault:
+                        raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
+                apply(e)
+                continue
+            where = f"log entry {n} ({t})"
+            if t == PLAYER_ADDED:
+                if started:
+                    raise InvalidLog(f"{where}: player added after the start")
+                if not e.target or e.target in s.players:
+                    raise InvalidLog(f"{where}: bad or duplicate player id {e.target!r}")
+                if not e.role or e.role == SYSTEM:
+                    raise InvalidLog(f"{where}: bad role {e.role!r}")
+                s.seat(PlayerInfo(e.target, e.role, True, e.vars))
+            elif t == GAME_STARTED:
+                if started or e.phase not in self._tables:
+                    raise InvalidLog(f"{where}: duplicate start or unknown phase {e.phase!r}")
+                if not s.players:
+                    raise InvalidLog(f"{where}: started with no players")
+                started = True
+                self._start_at(e.phase)
+            elif t == PHASE_CHANGED:
+                if not started or s.phase == END or e.phase not in self._tables:
+                    raise InvalidLog(f"{where}: phase change to {e.phase!r} is impossible here")
+                self._leave_phase(keeps_actors(e))
+                self._transition(e.phase)
+            elif t in (TURN_ENDED, TURN_DELAYED):
+                if not s.turns or s.turns[0] != e.source:
+                    raise InvalidLog(f"{where}: {e.source!r} does not have the turn")
+                head = s.turns.pop(0)
+                if t == TURN_DELAYED:
+                    s.turns.append(head)
+                    s.delayed = tuple(sorted({*s.delayed, head}))
+            elif t == GAME_ENDED:
+                if not started or s.phase == END:
+                    raise InvalidLog(f"{where}: game ended twice or before it started")
+                if list(e.winners) != sorted(set(e.winners)):
+                    raise InvalidLog(f"{where}: winners are not sorted and unique")
+                self._leave_phase()
+                self._transition(END)
+                s.winners = e.winners
+        self._log = list(effects) if trusted else checked
+
+    def _load_pending(self, pending: Sequence[SkillUse]) -> None:
+        """Take back saved submissions, checking their shape only.
+
+        They were valid when made; a host ``apply`` since then (a death, new named
+        actors) may make them invalid now, and they are still part of the phase.
+        """
+        s = self._state
+        table = self._tables.get(s.phase)
+        for i, u in enumerate(pending):
+            if u.phase != s.phase or u.round != s.round:
+                raise InvalidSnapshot(f"pending[{i}] belongs to another phase or round")
+            p = s.players.get(u.player_id)
+            if p is None:
+                raise InvalidSnapshot(f"pending[{i}]: no player {u.player_id!r}")
+            step = table.find_step(p.role, u.skill) if table is not None and u.skill else None
+            if step is None:
+                raise InvalidSnapshot(f"pending[{i}]: {u.skill!r} is no skill of {p.role} in {s.phase}")
+            pool = self._cfg.target_pools.get(step.target_pool, ()) if step.target_pool else None
+            for t in u.targets:
+                if t and (t not in pool if pool is not None else t not in s.players):
+                    raise InvalidSnapshot(f"pending[{i}]: unknown target {t!r}")
+        self._pending = list(pending)
+
+    def _load_board(self, snap: Snapshot) -> None:
+        s = self._state
+        if snap.phase not in (START, END) and snap.phase not in self._tables:
+            raise InvalidSnapshot(f"phase {snap.phase!r} is not a playable phase of these rules")
+        if snap.round < 0:
+            raise InvalidSnapshot("negative round")
+        ids = [p.id for p in snap.players]
+        if ids != sorted(set(ids)) or any(not i for i in ids):
+            raise InvalidSnapshot("player ids must be non-empty, unique and sorted")
+        for p in snap.players:
+            if not p.role or p.role == SYSTEM:
+                raise InvalidSnapshot(f"player {p.id!r} has bad role {p.role!r}")
+            s.seat(p)
+        seated = s.players
+        for phase, named in snap.actors.items():
+            if not phase or list(named) != sorted(set(named)) or any(i not in seated for i in named):
+                raise InvalidSnapshot(f"actors of {phase!r} must be sorted, unique, seated players")
+        for d in snap.detours:
+            if d.player_id not in seated or d.phase not in self._tables:
+                raise InvalidSnapshot(f"detour {d!r} names an unseated player or an unknown phase")
+        if len(set(snap.turns)) != len(snap.turns) or any(i not in seated for i in snap.turns):
+            raise InvalidSnapshot("the turn queue must name seated players once each")
+        if list(snap.delayed) != sorted(set(snap.delayed)) or any(i not in seated for i in snap.delayed):
+            raise InvalidSnapshot("delayed players must be sorted, unique, seated players")
+        if snap.held and (not snap.detours or any(not isinstance(a, PhaseAction) for a in snap.held)):
+            raise InvalidSnapshot("round actions are held only while a detour is owed")
+        if snap.winners is not None and list(snap.winners) != sorted(set(snap.winners)):
+            raise InvalidSnapshot("winners must be sorted and unique")
+        s.phase = snap.phase
+        s.ancestry = self._paths[snap.phase][1:]
+        s.round = snap.round
+        s.vars = dict(snap.vars)
+        s.round_vars = dict(snap.round_vars)
+        s.actors = {k: tuple(v) for k, v in snap.actors.items()}
+        s.detours = list(snap.detours)
+        s.winners = snap.winners
+        s.turns = list(snap.turns)
+        s.delayed = tuple(snap.delayed)
+        s.held = tuple(snap.held)
+        log = list(snap.log.effects)
+        if not snap.log.well_typed:
+            for n, e in enumerate(log):
+                try:
+                    log[n] = checked_effect(e, f"log entry {n}", logged=True)
+                except InvalidArgument as exc:
+                    raise InvalidSnapshot(exc.message) from None
+        self._log = log

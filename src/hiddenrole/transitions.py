@@ -1,0 +1,114 @@
+"""Phase transitions: the statechart moves shared by live play and replay, and detours.
+
+Leaving a phase forgets who was named for it (unless its resolver named players for
+the next visit) and pays off the detour it served; entering a phase runs the exit and
+entry round actions of the compound phases crossed. While a detour is owed the round
+boundary is held, counter and clearing together, and lands once when the queue drains.
+
+The ``PHASE_CHANGED`` log entry records one fact replay cannot recompute: whether the
+resolution that ended the phase named actors for its next visit (a host's ``apply``
+in the same phase does not). :func:`phase_changed` writes it and :func:`keeps_actors`
+reads it; nothing else touches that entry's data.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from .compiled import Plan
+from .effects import EMPTY_MAP, Effect
+from .vocab import PHASE_CHANGED, PhaseAction, PhaseType
+from .whoacts import WhoActs
+
+__all__ = ["KEEP_ACTORS_KEY", "Transitions", "keeps_actors", "phase_changed"]
+
+KEEP_ACTORS_KEY = "keep_actors"
+"""The data key of a ``PHASE_CHANGED`` log entry: ``"1"`` when the phase left keeps its named actors."""
+
+_KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
+
+
+def phase_changed(phase: PhaseType, keep_actors: bool) -> Effect:
+    """The log entry for entering ``phase``; ``keep_actors``: the phase left keeps its named actors."""
+    return Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)
+
+
+def keeps_actors(entry: Effect) -> bool:
+    """What :func:`phase_changed` recorded for ``keep_actors``."""
+    return entry.data.get(KEEP_ACTORS_KEY) == "1"
+
+
+class Transitions(WhoActs):
+    """Leaving and entering phases; round actions; the held round boundary."""
+
+    __slots__ = ()
+
+    def _run_actions(self, actions: tuple[PhaseAction, ...]) -> None:
+        s = self._state
+        for a in actions:
+            if a is PhaseAction.ADVANCE_ROUND:
+                s.round += 1
+            elif a is PhaseAction.CLEAR_ROUND_VARS:
+                s.reset_round()
+
+    def _leave_phase(self, keep_actors: bool = False) -> None:
+        """Forget who was named for the phase being left, unless its resolver named
+        players for the next visit; pop the detour that this phase paid off."""
+        s = self._state
+        if not keep_actors:
+            s.actors.pop(s.phase, None)
+        if s.detours and s.detours[0].phase == s.phase:
+            s.detours.pop(0)
+
+    def _transition(self, to: PhaseType) -> None:
+        """Statechart external transition: exits innermost-first, entries outermost-first."""
+        s = self._state
+        key = (s.phase, to)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(s.phase, to)
+        exits, entries = plan
+        if s.detours:
+            # A detour is owed: the round boundary is held, counter and clearing together,
+            # and lands once when the queue drains (the round state lives until then).
+            if exits or entries:
+                s.held = _merged(s.held, exits + entries)
+        else:
+            if s.held:
+                own = exits + entries
+                held = tuple(a for a in s.held if a not in own)
+                s.held = ()
+                self._run_actions(held)
+            if exits:
+                self._run_actions(exits)
+            if entries:
+                self._run_actions(entries)
+        s.phase = to
+        s.ancestry = self._paths[to][1:]
+        if s.detours and s.detours[0].phase == to:
+            s.actors[to] = (s.detours[0].player_id,)
+        self._start_turns()
+
+    def _plan(self, src_phase: PhaseType, to: PhaseType) -> Plan:
+        """The exit actions then entry actions of one transition (computed once per pair)."""
+        src = self._paths[src_phase]
+        dst = self._paths[to]
+        common = set(src[1:]).intersection(dst[1:])
+        phases = self._cfg.phases
+        exits = tuple(a for ph in src if ph not in common and ph in phases for a in phases[ph].on_exit)
+        entries = tuple(a for ph in reversed(dst) if ph not in common and ph in phases for a in phases[ph].on_enter)
+        return exits, entries
+
+    def _start_at(self, phase: PhaseType) -> None:
+        s = self._state
+        s.phase = phase
+        s.ancestry = self._paths[phase][1:]
+        s.round = 1
+        s.reset_round()
+        self._start_turns()
+
+
+def _merged(held: tuple[PhaseAction, ...], more: tuple[PhaseAction, ...]) -> tuple[PhaseAction, ...]:
+    """Held round actions: each kind once, in a fixed order."""
+    got = set(held).union(more)
+    return tuple(a for a in PhaseAction if a in got)

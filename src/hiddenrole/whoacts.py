@@ -1,0 +1,254 @@
+"""Who may act, and what: the one answer that ``submit``, ``allowed_skills``, readiness,
+``phase_info``, player views and the turn queue all share.
+
+"Who may act" has one source, :meth:`WhoActs._may_act`: the players named for the
+phase (``set_actors``, a detour), else the living. On top of it come the phase's
+steps for the player's role, the turn order, the one-submission-per-step rule of
+simultaneous phases, and finally the rules' ``usable`` gate.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .compiled import PhaseTable
+from .config import PhaseStep
+from .effects import Effect, frozen_map
+from .enginebase import EngineBase, ids_from
+from .errors import GameError, PlayerDead, SkillNotAllowed
+from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
+from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
+
+__all__ = ["NOT_USABLE", "NO_TARGET_NOW", "WhoActs", "frozen_tuple_map"]
+
+NOT_USABLE = "the rules do not allow it now"
+"""Reason given when a ``usable`` provider refuses with an empty string."""
+NO_TARGET_NOW = "no target is allowed now"
+"""Reason given when a ``usable`` provider allows an empty set of targets."""
+
+
+class WhoActs(EngineBase):
+    """Who may act, which skills each player is offered now, and the turn queue."""
+
+    __slots__ = ()
+
+    def _may_act(self, p: PlayerInfo) -> bool:
+        """The single source of "who may act": the players named for the phase, else the living."""
+        s = self._state
+        named = s.actors.get(s.phase)
+        return p.alive if named is None else p.id in named
+
+    def _not_acting(self, p: PlayerInfo) -> GameError:
+        """Why ``p`` may not act now (``_may_act`` is false): not named, or eliminated."""
+        s = self._state
+        if s.actors.get(s.phase) is not None:
+            return SkillNotAllowed(f"{p.id!r} is not named to act in {s.phase}")
+        return PlayerDead(f"{p.id!r} is eliminated")
+
+    def _actors_for(self, role: RoleType) -> tuple[str, ...]:
+        """Who may act now with step role ``role`` (``""``: any role), sorted."""
+        players = self._state.players
+        may = self._may_act
+        return tuple(i for i in self._state.order if (not role or players[i].role == role) and may(players[i]))
+
+    def _eligible(self, p: PlayerInfo, table: PhaseTable) -> tuple[SkillType, ...]:
+        """Skills the phase gives ``p`` now, before turn order is considered."""
+        if not self._may_act(p):
+            return ()
+        got = table._skills_for.get(p.role)
+        return got if got is not None else table.skills_for(p.role)
+
+    def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        skills = self._offered(p)
+        if skills and self._b.usable is not None:
+            return tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+        return skills
+
+    def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
+        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets."""
+        fn = self._b.usable
+        if fn is None:
+            return None
+        got = self._call(fn, player_id, skill, self._view)
+        if got is None:
+            return None
+        if isinstance(got, str):
+            return got or NOT_USABLE
+        targets = frozenset(ids_from(got, "usable"))
+        return targets if targets else NO_TARGET_NOW
+
+    def _offered(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        table = self._tables.get(self._state.phase)
+        if table is None:
+            return ()
+        skills = self._eligible(p, table)
+        if skills and table.queued:
+            turns = self._state.turns
+            if not turns or turns[0] != p.id:
+                return table.out_of_turn_skills_for(p.role)
+        elif skills and self._pending and table.order is TurnOrder.SIMULTANEOUS:
+            # One submission per step: a step the seat already used is no longer offered.
+            used = {u.skill for u in self._pending if u.player_id == p.id}
+            if used:
+                sib = table.siblings
+                step_for = table.find_step
+                return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
+        return skills
+
+    # ------------------------------------------------------------------ the turn queue
+
+    def _start_turns(self) -> None:
+        """Every phase starts with a fresh turn order (empty unless the phase is queued)."""
+        s = self._state
+        s.delayed = ()
+        table = self._tables.get(s.phase)
+        s.turns = self._turn_queue(table) if table is not None and table.queued else []
+
+    def _turn_queue(self, table: PhaseTable) -> list[str]:
+        """Who takes a turn in this phase, in order: seat order, or initiative (high first)."""
+        s = self._state
+        players = s.players
+        ids = [i for i in s.order if any(k not in table.out_of_turn for k in self._eligible(players[i], table))]
+        if table.order is TurnOrder.INITIATIVE:
+            key = table.initiative_var
+            ids.sort(key=lambda i: (-_as_int(players[i].vars.get(key, "")), i))
+        return ids
+
+    def _skip_idle_turns(self, out: list[Effect]) -> None:
+        """Pass over queued players who can no longer act (e.g. eliminated meanwhile)."""
+        s = self._state
+        table = self._tables[s.phase]
+        while s.turns and not any(k not in table.out_of_turn for k in self._eligible(s.players[s.turns[0]], table)):
+            out.append(Effect(TURN_ENDED, source=s.turns.pop(0)))
+
+    # ------------------------------------------------------------------ public readers
+
+    def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
+        """What ``player_id`` may submit now (the same answer submit and readiness use)."""
+        with self._lock:
+            self._guard()
+            p = self._state.players.get(player_id) if type(player_id) is str else None
+            return self._allowed(p if p is not None else self._player(player_id))
+
+    def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
+        """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.
+
+        ``()`` when the skill is not allowed now (the same answer submit uses).
+        """
+        with self._lock:
+            self._guard()
+            p = self._player(player_id)
+            if skill not in self._allowed(p):
+                return ()
+            gate = self._gate(p.id, skill)
+            return None if gate is None else tuple(sorted(gate))
+
+    def readiness(self) -> Readiness:
+        """Who still owes an action; advice only (ending the phase is never refused)."""
+        with self._lock:
+            self._guard()
+            s = self._state
+            pending_uses = self._pending
+            acted = tuple(sorted({u.player_id for u in pending_uses}))
+            pend: list[PendingAction] = []
+            opt: list[PendingAction] = []
+            ready = True
+            players = s.players
+            table = self._table()
+            if table.queued:
+                if not s.turns:
+                    return Readiness(s.phase, s.round, True, (), (), acted, "", s.delayed)
+                head = players[s.turns[0]]
+                pend = [PendingAction(head.id, head.role, k) for k in self._allowed(head) if k not in table.out_of_turn]
+                return Readiness(s.phase, s.round, False, tuple(pend), (), acted, head.id, s.delayed)
+            for req in table.requirements:
+                actors = self._actors_for(req.role)
+                if not actors:
+                    continue
+                done = {u.player_id for u in pending_uses if u.skill in req.skills}
+                missing = [a for a in actors if a not in done]
+                if not missing:
+                    continue
+                if self._b.usable is None:
+                    actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
+                else:
+                    # A seat is asked only for a skill the rules let it use now (the first, in step order).
+                    actions = []
+                    for a in missing:
+                        live = [k for k in req.order if not isinstance(self._gate(a, k), str)]
+                        if live:
+                            actions.append(PendingAction(a, players[a].role, live[0]))
+                    if not actions:
+                        continue
+                if not req.required:
+                    opt.extend(actions)
+                elif req.multiple or not any(a in done for a in actors):
+                    pend.extend(actions)
+                    ready = False
+            return Readiness(s.phase, s.round, ready, tuple(pend), tuple(opt), acted)
+
+    def phase_info(self) -> PhaseInfo:
+        """God view of the phase for a moderator: steps, active roles, who and what."""
+        with self._lock:
+            self._guard()
+            s = self._state
+            table = self._table()
+            roles: dict[RoleType, RolePhaseInfo] = {}
+            players = s.players
+            for role in table.active_roles:
+                ids = self._actors_for(role)
+                skills = tuple(x.skill for x in table.steps if x.skill and x.role == role)
+                refused: dict[str, Any] = {}
+                targets: dict[str, Any] = {}
+                if self._b.usable is not None:
+                    for i in ids:
+                        gates = {k: self._gate(i, k) for k in skills}
+                        no = {k: g for k, g in gates.items() if isinstance(g, str)}
+                        only = {k: tuple(sorted(g)) for k, g in gates.items() if isinstance(g, frozenset)}
+                        if no:
+                            refused[i] = frozen_map(no)
+                        if only:
+                            targets[i] = frozen_tuple_map(only)
+                roles[role] = RolePhaseInfo(
+                    ids,
+                    skills,
+                    frozen_tuple_map({i: self._teammates(i) for i in ids}),
+                    frozen_tuple_map({i: self._role_info(players[i]) for i in ids}),
+                    frozen_tuple_map(refused),
+                    frozen_tuple_map(targets),
+                )
+            return PhaseInfo(s.phase, s.round, table.steps, table.active_roles, frozen_tuple_map(roles))
+
+    # ------------------------------------------------------------------ what a seat knows of others
+
+    def _teammates(self, player_id: str) -> tuple[str, ...]:
+        fn = self._b.teammates
+        if fn is None:
+            return ()
+        got = ids_from(self._call(fn, player_id, self._view), "teammates provider")
+        players = self._state.players
+        return tuple(sorted({i for i in got if i in players and i != player_id}))
+
+    def _role_info(self, p: PlayerInfo) -> Any:
+        fn = self._b.role_info.get(p.role)
+        if fn is None:
+            return frozen_map(None)
+        return frozen_map(self._call(fn, p.id, self._view))
+
+
+def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:
+    assert step is not None  # every skill offered to a role has a step
+    return (step.role, step.skill)
+
+
+def _as_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+def frozen_tuple_map(d: dict[str, Any]) -> Any:
+    """A read-only mapping with sorted keys (deterministic iteration)."""
+    return MappingProxyType(dict(sorted(d.items())))
