@@ -106,6 +106,7 @@ class Acting(Restoring):
                     1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
                 ):
                     self._finish_turn(player_id, out)
+            self._board_changed()
             self._commit(out)
         self._dispatch()
         return use
@@ -154,6 +155,7 @@ class Acting(Restoring):
             out: list[Effect] = []
             with AllOrNothing(self):
                 self._finish_turn(player_id, out)
+            self._board_changed()
             self._commit(out)
         self._dispatch()
         return tuple(out)
@@ -176,6 +178,7 @@ class Acting(Restoring):
                 raise SkillNotAllowed("nobody is left to wait for")
             s.turns.append(s.turns.pop(0))
             s.delayed = tuple(sorted({*s.delayed, player_id}))
+            self._board_changed()
             self._log.append(Effect(TURN_DELAYED, source=player_id))
 
     def _finish_turn(self, player_id: str, out: list[Effect]) -> None:

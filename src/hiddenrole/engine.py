@@ -82,7 +82,7 @@ class Engine(Phases, Acting, Boundary):
     def alive_player_ids(self) -> tuple[str, ...]:
         with self._lock:
             self._guard()
-            return tuple(p.id for p in self._state.alive_players())
+            return self._state.alive_ids()
 
     def round_context(self) -> RoundContext:
         with self._lock:

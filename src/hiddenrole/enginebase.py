@@ -20,9 +20,11 @@ from .persistence import EncodedEffects
 from .rules import Rules
 from .state import GameView, State
 from .views import Message, PlayerInfo
-from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp
+from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
+
+REENTRY = "an extension point called back into the engine that is running it"
 
 EventHandler = Callable[[Event], Any]
 MessageHandler = Callable[[Message, tuple[str, ...]], Any]
@@ -32,12 +34,15 @@ class EngineBase:
     """Fields and plumbing of one engine (not public; see :class:`~hiddenrole.engine.Engine`)."""
 
     __slots__ = (
+        "_answers",
         "_b",
         "_cfg",
         "_compound",
         "_delivering",
         "_encoded",
         "_event_handlers",
+        "_gated",
+        "_gates",
         "_in_ext",
         "_lock",
         "_log",
@@ -74,12 +79,29 @@ class EngineBase:
         self._outbox: list[Event] = []
         self._delivering = False
         self._message_handlers: list[MessageHandler] = []
+        self._answers: dict[str, tuple[SkillType, ...]] | None = None
+        """Per player who may act: the skills the phase offers now (steps, named actors, turn
+        order; not gated, own pending not applied). ``None``: to be computed for this board."""
+        self._gated: dict[str, tuple[SkillType, ...]] = {}
+        """Per player: ``_answers`` less the skills the rules' ``usable`` refuses on this board."""
+        self._gates: dict[tuple[str, SkillType], str | frozenset[str] | None] = {}
+        """Per (player, skill): the rules' ``usable`` answer on this board."""
+
+    def _board_changed(self) -> None:
+        """Forget every answer computed from the board. Called by each step that may change it
+        (seating, start, a resolved move or turn, end_phase, apply, rollback); a submission
+        that only waits in a simultaneous phase changes the pending list, not the board."""
+        self._answers = None
+        if self._gated:
+            self._gated.clear()
+        if self._gates:
+            self._gates.clear()
 
     # ------------------------------------------------------------------ plumbing
 
     def _guard(self) -> None:
         if self._in_ext:
-            raise ReentrantCall("an extension point called back into the engine that is running it")
+            raise ReentrantCall(REENTRY)
 
     def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run an extension point under the lock, refusing re-entry."""

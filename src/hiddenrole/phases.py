@@ -52,6 +52,7 @@ class Phases(Restoring):
             initial = frozen_map({k: v for k, v in (raw or {}).items() if v != ""})
             info = PlayerInfo(player_id, role, True, initial)
             self._state.seat(info)
+            self._board_changed()
             self._log.append(Effect(PLAYER_ADDED, target=player_id, role=role, vars=initial))
             return info
 
@@ -72,6 +73,7 @@ class Phases(Restoring):
                 batch: list[Effect] = [started]
                 if self._b.game_setup is not None:
                     self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
+            self._board_changed()
             self._log.extend(batch)
             self._public([started])
         self._dispatch()
@@ -116,6 +118,7 @@ class Phases(Restoring):
                     s.actors.pop(phase, None)
                 self._transition(nxt)
             self._pending.clear()
+            self._board_changed()
             if nxt == END:
                 s.winners = winners or ()
                 ended = Effect(GAME_ENDED, winners=s.winners)
@@ -141,6 +144,7 @@ class Phases(Restoring):
             out: list[Effect] = []
             with AllOrNothing(self):
                 self._apply_batch(effects, "apply", out)
+            self._board_changed()
             self._log.extend(out)
             self._public(out)
         self._dispatch()

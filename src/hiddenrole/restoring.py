@@ -129,6 +129,7 @@ class Restoring(Transitions):
         """
         self._state = State()
         self._view = GameView(self._state)
+        self._board_changed()
         self._replay(self._log, True)
 
     def _replay_log(self, glog: GameLog) -> None:

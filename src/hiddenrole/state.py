@@ -24,6 +24,7 @@ class State:
 
     __slots__ = (
         "_alive",
+        "_alive_ids",
         "_index",
         "_public",
         "actors",
@@ -57,6 +58,7 @@ class State:
         self.held: tuple[PhaseAction, ...] = ()
         """Round actions held while a detour is owed; they land when the queue drains."""
         self._alive: tuple[PlayerInfo, ...] | None = None
+        self._alive_ids: tuple[str, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] = {}
 
@@ -100,7 +102,7 @@ class State:
         self.players[info.id] = info
         self.order = sorted(self.players)
         self._index = {pid: n for n, pid in enumerate(self.order)}
-        self._alive = self._public = None
+        self._alive = self._alive_ids = self._public = None
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
@@ -108,6 +110,13 @@ class State:
             players = self.players
             cached = tuple(p for p in (players[i] for i in self.order) if p.alive)
             self._alive = cached
+        return cached
+
+    def alive_ids(self) -> tuple[str, ...]:
+        """The ids of :meth:`alive_players` (cached the same way)."""
+        cached = self._alive_ids
+        if cached is None:
+            cached = self._alive_ids = tuple(p.id for p in self.alive_players())
         return cached
 
     def public_infos(self, viewer: str, revealed: tuple[str, ...]) -> tuple[PublicPlayerInfo, ...]:
@@ -137,7 +146,7 @@ class State:
                 self.players[pid] = p._replace(round_vars=EMPTY_MAP)
                 changed = True
         if changed:
-            self._alive = self._public = None
+            self._alive = self._alive_ids = self._public = None
 
     def get_var(self, scope: VarScope, key: str) -> str:
         if scope.owner:
@@ -164,7 +173,7 @@ class State:
                 if new is cell:
                     return
                 self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
-                self._alive = self._public = None
+                self._alive = self._alive_ids = self._public = None
             else:
                 d = self.round_vars if scope.per_round else self.vars
                 if e.value:
@@ -175,7 +184,7 @@ class State:
             p = self.players.get(e.target)
             if p is not None and p.alive != e.alive:
                 self.players[p.id] = p._replace(alive=e.alive)
-                self._alive = self._public = None
+                self._alive = self._alive_ids = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
         elif t == DETOUR and e.phase and e.source:

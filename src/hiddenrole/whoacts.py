@@ -15,8 +15,8 @@ from typing import Any
 from .compiled import PhaseTable
 from .config import PhaseStep
 from .effects import Effect, frozen_map
-from .enginebase import EngineBase, ids_from
-from .errors import GameError, PlayerDead, SkillNotAllowed
+from .enginebase import REENTRY, EngineBase, ids_from
+from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
 from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
 
@@ -33,11 +33,14 @@ class WhoActs(EngineBase):
 
     __slots__ = ()
 
-    def _may_act(self, p: PlayerInfo) -> bool:
-        """The single source of "who may act": the players named for the phase, else the living."""
+    def _actor_ids(self) -> tuple[str, ...]:
+        """The single source of "who may act": the players named for the phase, else the living (sorted)."""
         s = self._state
         named = s.actors.get(s.phase)
-        return p.alive if named is None else p.id in named
+        return s.alive_ids() if named is None else named
+
+    def _may_act(self, p: PlayerInfo) -> bool:
+        return p.id in self._actor_ids()
 
     def _not_acting(self, p: PlayerInfo) -> GameError:
         """Why ``p`` may not act now (``_may_act`` is false): not named, or eliminated."""
@@ -48,9 +51,11 @@ class WhoActs(EngineBase):
 
     def _actors_for(self, role: RoleType) -> tuple[str, ...]:
         """Who may act now with step role ``role`` (``""``: any role), sorted."""
+        ids = self._actor_ids()
+        if not role:
+            return ids
         players = self._state.players
-        may = self._may_act
-        return tuple(i for i in self._state.order if (not role or players[i].role == role) and may(players[i]))
+        return tuple(i for i in ids if players[i].role == role)
 
     def _eligible(self, p: PlayerInfo, table: PhaseTable) -> tuple[SkillType, ...]:
         """Skills the phase gives ``p`` now, before turn order is considered."""
@@ -59,42 +64,76 @@ class WhoActs(EngineBase):
         got = table._skills_for.get(p.role)
         return got if got is not None else table.skills_for(p.role)
 
+    def _offers(self) -> dict[str, tuple[SkillType, ...]]:
+        """What the phase offers each player who may act now, in one pass per board (the
+        steps for the role; in a turn-ordered phase, only out-of-turn skills off the turn)."""
+        got = self._answers
+        if got is not None:
+            return got
+        got = {}
+        s = self._state
+        table = self._tables.get(s.phase)
+        if table is not None:
+            players = s.players
+            head = (s.turns[0] if s.turns else None) if table.queued else False
+            cached = table._skills_for
+            for pid in self._actor_ids():
+                role = players[pid].role
+                skills = cached.get(role)
+                if skills is None:
+                    skills = table.skills_for(role)
+                if skills and head is not False and pid != head:
+                    skills = table.out_of_turn_skills_for(role)
+                if skills:
+                    got[pid] = skills
+        self._answers = got
+        return got
+
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
-        skills = self._offered(p)
-        if skills and self._b.usable is not None:
-            return tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+        """What ``p`` may submit now: the phase's offer, less what the rules' ``usable``
+        refuses, less the steps ``p`` already used in a simultaneous phase."""
+        skills = self._offers().get(p.id, ())
+        if not skills:
+            return skills
+        if self._b.usable is not None:
+            gated = self._gated.get(p.id)
+            if gated is None:
+                gated = self._gated[p.id] = tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+            skills = gated
+        if skills and self._pending:
+            table = self._tables[self._state.phase]
+            if table.order is TurnOrder.SIMULTANEOUS:
+                # One submission per step: a step the seat already used is no longer offered.
+                used = {u.skill for u in self._pending if u.player_id == p.id}
+                if used:
+                    sib = table.siblings
+                    step_for = table.find_step
+                    return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
         return skills
 
     def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
-        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets."""
+        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets.
+
+        ``usable`` is pure (a function of the board), so its answer is kept until the board changes.
+        """
         fn = self._b.usable
         if fn is None:
             return None
+        key = (player_id, skill)
+        gates = self._gates
+        if key in gates:
+            return gates[key]
         got = self._call(fn, player_id, skill, self._view)
+        answer: str | frozenset[str] | None
         if got is None:
-            return None
-        if isinstance(got, str):
-            return got or NOT_USABLE
-        targets = frozenset(ids_from(got, "usable"))
-        return targets if targets else NO_TARGET_NOW
-
-    def _offered(self, p: PlayerInfo) -> tuple[SkillType, ...]:
-        table = self._tables.get(self._state.phase)
-        if table is None:
-            return ()
-        skills = self._eligible(p, table)
-        if skills and table.queued:
-            turns = self._state.turns
-            if not turns or turns[0] != p.id:
-                return table.out_of_turn_skills_for(p.role)
-        elif skills and self._pending and table.order is TurnOrder.SIMULTANEOUS:
-            # One submission per step: a step the seat already used is no longer offered.
-            used = {u.skill for u in self._pending if u.player_id == p.id}
-            if used:
-                sib = table.siblings
-                step_for = table.find_step
-                return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
-        return skills
+            answer = None
+        elif isinstance(got, str):
+            answer = got or NOT_USABLE
+        else:
+            targets = frozenset(ids_from(got, "usable"))
+            answer = targets if targets else NO_TARGET_NOW
+        gates[key] = answer
+        return answer
 
     # ------------------------------------------------------------------ the turn queue
 
@@ -127,9 +166,19 @@ class WhoActs(EngineBase):
     def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
         """What ``player_id`` may submit now (the same answer submit and readiness use)."""
         with self._lock:
-            self._guard()
-            p = self._state.players.get(player_id) if type(player_id) is str else None
-            return self._allowed(p if p is not None else self._player(player_id))
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
+            offers = self._answers
+            if offers is None:
+                offers = self._offers()
+            skills = offers.get(player_id) if type(player_id) is str else None
+            if skills is None:
+                if type(player_id) is not str or player_id not in self._state.players:
+                    self._player(player_id)  # raises: an unknown player is an error
+                return ()
+            if self._b.usable is None and not self._pending:
+                return skills
+            return self._allowed(self._state.players[player_id])
 
     def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
         """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.
