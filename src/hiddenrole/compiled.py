@@ -125,7 +125,7 @@ EMPTY_TABLE = PhaseTable(PhaseConfig())
 class CompiledRules:
     """The rules' callables, the phase tables, ancestor paths and transition plans."""
 
-    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "tables")
+    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "resolver_names", "tables")
 
     def __init__(self, rules: Rules) -> None:
         self.bound = Bound(rules)
@@ -143,6 +143,8 @@ class CompiledRules:
             if name not in self.bound.resolvers:
                 raise InvalidPhase(f"phase {name!r} has no resolver")
             self.tables[name] = PhaseTable(pc)
+        self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
+        """How errors name each phase's resolver (built once, not per call)."""
 
 
 _CACHE: dict[int, tuple[weakref.ref[Rules], CompiledRules]] = {}

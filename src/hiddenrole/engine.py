@@ -47,8 +47,11 @@ class Engine(Phases, Acting, Boundary):
     def status(self) -> Status:
         with self._lock:
             self._guard()
-            s = self._state
-            return Status(s.phase, s.round, s.phase == END, s.winners or ())
+            got = self._status
+            if got is None:
+                s = self._state
+                got = self._status = Status(s.phase, s.round, s.phase == END, s.winners or ())
+            return got
 
     def view(self) -> GameView:
         """A detached copy of the whole board (god view)."""

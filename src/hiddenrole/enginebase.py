@@ -19,7 +19,7 @@ from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, 
 from .persistence import EncodedEffects
 from .rules import Rules
 from .state import GameView, State
-from .views import Message, PlayerInfo
+from .views import Message, PlayerInfo, Status
 from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
@@ -51,7 +51,9 @@ class EngineBase:
         "_paths",
         "_pending",
         "_plans",
+        "_resolver_names",
         "_state",
+        "_status",
         "_tables",
         "_view",
         "rules",
@@ -68,6 +70,7 @@ class EngineBase:
         self._tables = comp.tables
         self._paths = comp.paths
         self._plans = comp.plans
+        self._resolver_names = comp.resolver_names
         self._state = State()
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
@@ -79,6 +82,8 @@ class EngineBase:
         self._outbox: list[Event] = []
         self._delivering = False
         self._message_handlers: list[MessageHandler] = []
+        self._status: Status | None = None
+        """The last :meth:`status` answer, until the board changes."""
         self._answers: dict[str, tuple[SkillType, ...]] | None = None
         """Per player who may act: the skills the phase offers now (steps, named actors, turn
         order; not gated, own pending not applied). ``None``: to be computed for this board."""
@@ -92,6 +97,7 @@ class EngineBase:
         (seating, start, a resolved move or turn, end_phase, apply, rollback); a submission
         that only waits in a simultaneous phase changes the pending list, not the board."""
         self._answers = None
+        self._status = None
         if self._gated:
             self._gated.clear()
         if self._gates:

@@ -1,8 +1,9 @@
 """Moving the game: seating, ``start``, ``end_phase`` (the only way forward) and the host's ``apply``.
 
-Each step runs its extension points inside :class:`~hiddenrole.restoring.AllOrNothing`
-and logs its effects only once it has succeeded; the statechart moves themselves are
-in :mod:`hiddenrole.transitions`, shared with replay.
+Each step runs its extension points under a rollback (:class:`~hiddenrole.restoring.AllOrNothing`,
+or in ``end_phase`` the same rebuild from the log, inline on its hot path) and logs its
+effects only once it has succeeded; the statechart moves themselves are in
+:mod:`hiddenrole.transitions`, shared with replay.
 """
 
 from __future__ import annotations
@@ -90,13 +91,17 @@ class Phases(Restoring):
             s = self._state
             phase = s.phase
             out: list[Effect] = []
-            with AllOrNothing(self):
-                self._apply_batch(
-                    self._call(self._b.resolvers[phase], tuple(self._pending), self._view), f"resolver for {phase}", out
-                )
+            try:
+                got = self._call(self._b.resolvers[phase], tuple(self._pending), self._view)
+                if got is not None:
+                    self._apply_batch(got, self._resolver_names[phase], out)
                 # A list written by this very resolution (even an empty one) names actors
                 # for the next visit.
-                keep = any(e.type == SET_ACTORS and e.phase == phase and not e.canceled for e in out)
+                keep = False
+                for e in out:
+                    if e.type == SET_ACTORS and e.phase == phase and not e.canceled:
+                        keep = True
+                        break
                 self._leave_phase(keep)
                 if s.detours:
                     nxt = s.detours[0].phase
@@ -117,16 +122,19 @@ class Phases(Restoring):
                     keep = False
                     s.actors.pop(phase, None)
                 self._transition(nxt)
+            except BaseException:
+                # The pending list is untouched until here; the board is the replay of the log.
+                self._rebuild()
+                raise
             self._pending.clear()
-            self._board_changed()
             if nxt == END:
                 s.winners = winners or ()
-                ended = Effect(GAME_ENDED, winners=s.winners)
-                out.append(ended)
+                out.append(Effect(GAME_ENDED, winners=s.winners))
                 self._log.extend(out)
             else:
                 self._log.extend(out)
                 self._log.append(phase_changed(nxt, keep))
+            self._board_changed()
             self._public(out)
         self._dispatch()
         return tuple(out)

@@ -25,6 +25,7 @@ class State:
     __slots__ = (
         "_alive",
         "_alive_ids",
+        "_all",
         "_index",
         "_public",
         "actors",
@@ -59,6 +60,7 @@ class State:
         """Round actions held while a detour is owed; they land when the queue drains."""
         self._alive: tuple[PlayerInfo, ...] | None = None
         self._alive_ids: tuple[str, ...] | None = None
+        self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] = {}
 
@@ -102,7 +104,7 @@ class State:
         self.players[info.id] = info
         self.order = sorted(self.players)
         self._index = {pid: n for n, pid in enumerate(self.order)}
-        self._alive = self._alive_ids = self._public = None
+        self._alive = self._alive_ids = self._all = self._public = None
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
@@ -110,6 +112,15 @@ class State:
             players = self.players
             cached = tuple(p for p in (players[i] for i in self.order) if p.alive)
             self._alive = cached
+        return cached
+
+    def all_players(self) -> tuple[PlayerInfo, ...]:
+        """Every player record, sorted by id; the same tuple until a record changes, so a
+        rule may memoise a function of the records by the tuple's identity."""
+        cached = self._all
+        if cached is None:
+            players = self.players
+            cached = self._all = tuple(players[i] for i in self.order)
         return cached
 
     def alive_ids(self) -> tuple[str, ...]:
@@ -146,7 +157,7 @@ class State:
                 self.players[pid] = p._replace(round_vars=EMPTY_MAP)
                 changed = True
         if changed:
-            self._alive = self._alive_ids = self._public = None
+            self._alive = self._alive_ids = self._all = self._public = None
 
     def get_var(self, scope: VarScope, key: str) -> str:
         if scope.owner:
@@ -173,7 +184,7 @@ class State:
                 if new is cell:
                     return
                 self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
-                self._alive = self._alive_ids = self._public = None
+                self._alive = self._alive_ids = self._all = self._public = None
             else:
                 d = self.round_vars if scope.per_round else self.vars
                 if e.value:
@@ -184,7 +195,7 @@ class State:
             p = self.players.get(e.target)
             if p is not None and p.alive != e.alive:
                 self.players[p.id] = p._replace(alive=e.alive)
-                self._alive = self._alive_ids = self._public = None
+                self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
         elif t == DETOUR and e.phase and e.source:
@@ -235,9 +246,11 @@ class GameView:
         return tuple(self._s.order)
 
     def all_players(self) -> tuple[PlayerInfo, ...]:
-        """Every player, eliminated ones included, sorted by id."""
-        players = self._s.players
-        return tuple(players[i] for i in self._s.order)
+        """Every player, eliminated ones included, sorted by id.
+
+        The same tuple is returned until a player record changes (records are replaced on
+        write), so a rule that depends on the records alone may memoise on its identity."""
+        return self._s.all_players()
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         """Every living player, sorted by id (rules may rely on the order)."""

@@ -13,6 +13,7 @@ reads it; nothing else touches that entry's data.
 
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
 
 from .compiled import Plan
@@ -28,8 +29,11 @@ KEEP_ACTORS_KEY = "keep_actors"
 _KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 
+@functools.lru_cache(maxsize=1024)
 def phase_changed(phase: PhaseType, keep_actors: bool) -> Effect:
-    """The log entry for entering ``phase``; ``keep_actors``: the phase left keeps its named actors."""
+    """The log entry for entering ``phase``; ``keep_actors``: the phase left keeps its named actors.
+
+    Effects are immutable values, so one entry per (phase, flag) serves every game."""
     return Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)
 
 

@@ -46,12 +46,24 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
 
 
 class Victory:
-    """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes)."""
+    """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes).
 
-    __slots__ = ("mode",)
+    The census reads the player records alone, and ``GameView.all_players`` returns the
+    same tuple until a record changes, so the last answer is kept by that tuple's
+    identity: the census is redone only after a death or a camp change, not every phase.
+    """
+
+    __slots__ = ("_last", "mode")
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
+        self._last: tuple[tuple[hr.PlayerInfo, ...], tuple[str, ...] | None] | None = None
 
     def check_victory(self, view: hr.GameView) -> tuple[str, ...] | None:
-        return check_victory(view, self.mode)
+        players = view.all_players()
+        last = self._last  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] is players:
+            return last[1]
+        got = check_victory(view, self.mode)
+        self._last = (players, got)
+        return got
