@@ -14,11 +14,13 @@ from itertools import islice
 
 from .config import PhaseStep
 from .effects import Effect, SkillUse
+from .enginebase import REENTRY
 from .errors import (
     AlreadySubmitted,
     InvalidArgument,
     InvalidTargets,
     NotYourTurn,
+    ReentrantCall,
     SkillNotAllowed,
     TargetDead,
     TargetNotFound,
@@ -43,25 +45,38 @@ class Acting(Restoring):
         and is alive (unless the step allows dead targets).
         """
         with self._lock:
-            self._guard()
-            self._running()
-            p = self._player(player_id)
-            if not isinstance(skill, str):
-                raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
-            if isinstance(targets, str):
-                targets = (targets,)
-            try:
-                # Never read more than the absolute bound: a huge list is refused unread.
-                tgts = tuple(islice(targets, MAX_TARGETS + 1))
-            except TypeError:
-                raise InvalidArgument("targets must be an iterable of player ids") from None
-            if len(tgts) > MAX_TARGETS:
-                raise InvalidTargets(f"a submission carries at most {MAX_TARGETS} targets")
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
-            if not self._may_act(p):
+            table = self._tables.get(s.phase)
+            if table is None:
+                self._running()  # START or END: raises
+                raise AssertionError("only START and END have no table")
+            p = s.players.get(player_id) if type(player_id) is str else None
+            if p is None:
+                p = self._player(player_id)  # raises unless a str subclass names a player
+            if type(skill) is not str and not isinstance(skill, str):
+                raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
+            if type(targets) is tuple and len(targets) <= MAX_TARGETS:
+                tgts: tuple[str, ...] = targets
+            else:
+                if isinstance(targets, str):
+                    targets = (targets,)
+                try:
+                    # Never read more than the absolute bound: a huge list is refused unread.
+                    tgts = tuple(islice(targets, MAX_TARGETS + 1))
+                except TypeError:
+                    raise InvalidArgument("targets must be an iterable of player ids") from None
+                if len(tgts) > MAX_TARGETS:
+                    raise InvalidTargets(f"a submission carries at most {MAX_TARGETS} targets")
+            offers = self._answers
+            if offers is None:
+                offers = self._offers()
+            # Everyone the phase offers a skill may act; anyone else is asked the one rule.
+            if p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
-            table = self._tables[s.phase]
-            step = table.find_step(p.role, skill) if skill else None
+            step_for = table.step_for
+            step = step_for.get((p.role, skill)) or step_for.get(("", skill))
             if step is None:
                 raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             gate = self._gate(player_id, skill)
