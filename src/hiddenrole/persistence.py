@@ -271,7 +271,11 @@ class _Record:
         for key, spec in self._layout:
             x = v[key]
             if isinstance(spec, _Field):
-                attrs[spec.attr] = _value(x, spec.kind, r, where, key)
+                kind = spec.kind
+                if type(x) is kind.json_type and kind.read is None:
+                    attrs[spec.attr] = x  # the common case, without a call
+                else:
+                    attrs[spec.attr] = _value(x, kind, r, where, key)
                 continue
             w = f"{where}.{key}"
             if type(x) is not dict:
@@ -319,57 +323,59 @@ def _written(x: Any, kind: _Kind) -> Any:
 
 
 class _SparseRecord:
-    """A record written without the fields at their default value (effects: the hot path
-    of every save, restore and replay, so it reads in one pass with one lookup per key)."""
+    """A record written without the fields at their default value: effects, the hot path
+    of every save, restore and replay. A list of them is read in one loop with one lookup
+    per key present, and written with one comparison per field."""
 
-    __slots__ = ("_by_key", "_cls", "_defaults", "_nonempty", "_table")
+    __slots__ = ("_by_key", "_cls", "_defaults", "_keys", "_nonempty", "_writers")
 
     def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
         names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
         defaults: dict[str, Any] = cls._field_defaults  # type: ignore[attr-defined]
         assert tuple(k for k, _ in fields) == names, "a sparse record lists every field in order"
         self._cls = cls
-        self._table = tuple((k, kind, defaults.get(k)) for k, kind in fields)
+        self._keys = names
+        self._defaults = tuple(defaults.get(k) for k in names)
         self._by_key = {k: (i, kind) for i, (k, kind) in enumerate(fields)}
-        self._defaults = [defaults.get(k) for k in names]
+        self._writers = tuple((k, kind.write) for k, kind in fields if kind.write is not None)
         self._nonempty = names.index(nonempty)
 
     def write(self, value: tuple[Any, ...]) -> dict[str, Any]:
-        d: dict[str, Any] = {}
-        for x, (key, kind, default) in zip(value, self._table, strict=True):
-            if x != default:
-                write = kind.write
-                d[key] = x if write is None else write(x)
+        d = {k: x for k, x, default in zip(self._keys, value, self._defaults, strict=True) if x != default}
+        for k, write in self._writers:
+            if k in d:
+                d[k] = write(d[k])
         return d
 
-    def read(self, v: Any, r: _Reader, where: str) -> Any:
-        if type(v) is not dict:
-            r.fail(where, "expected an object")
-        vals = self._defaults.copy()
-        by_key = self._by_key
-        for k, x in v.items():
-            got = by_key.get(k)
-            if got is None:
-                r.fail(where, f"unknown field {k!r}")
-            i, kind = got
-            if type(x) is not kind.json_type:
-                r.fail(f"{where}.{k}", f"expected {kind.expected}")
-            read = kind.read
-            vals[i] = x if read is None else read(x, r, f"{where}.{k}")
-        if not vals[self._nonempty]:
-            r.fail(where, f"missing or empty {self._table[self._nonempty][0]}")
-        return tuple.__new__(self._cls, vals)
+    def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
+        """Every record of the JSON array ``v`` (already known to be a list)."""
+        new, cls, by_key, defaults, nonempty = tuple.__new__, self._cls, self._by_key, self._defaults, self._nonempty
+        out = []
+        for n, item in enumerate(v):
+            if type(item) is not dict:
+                r.fail(f"{where}[{n}]", "expected an object")
+            vals = list(defaults)
+            for k, x in item.items():
+                got = by_key.get(k)
+                if got is None:
+                    r.fail(f"{where}[{n}]", f"unknown field {k!r}")
+                i, kind = got
+                if type(x) is not kind.json_type:
+                    r.fail(f"{where}[{n}].{k}", f"expected {kind.expected}")
+                read = kind.read
+                vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
+            if not vals[nonempty]:
+                r.fail(f"{where}[{n}]", f"missing or empty {self._keys[nonempty]}")
+            out.append(new(cls, vals))
+        return tuple(out)
 
     def list_kind(self) -> _Kind:
-        read, write = self.read, self.write
-
-        def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
-            return tuple([read(x, r, f"{where}[{i}]") for i, x in enumerate(v)])
+        write = self.write
 
         def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
             return [write(x) for x in v]
 
-        return _Kind("an array", list, read_all, write_all)
+        return _Kind("an array", list, self.read_all, write_all)
 
 
 _EFFECT = _SparseRecord(

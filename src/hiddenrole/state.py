@@ -134,7 +134,7 @@ class State:
         changed = False
         for pid, p in self.players.items():
             if p.round_vars:
-                self.players[pid] = p._replace(round_vars=EMPTY_MAP)
+                self.players[pid] = _new(PlayerInfo, (pid, p.role, p.alive, p.vars, EMPTY_MAP))
                 changed = True
         if changed:
             self._alive = self._public = None
@@ -163,7 +163,11 @@ class State:
                 new = _with(cell, e.key, e.value)
                 if new is cell:
                     return
-                self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
+                # Built directly: NamedTuple._replace costs several calls per write.
+                if scope.per_round:
+                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, p.vars, new))
+                else:
+                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, new, p.round_vars))
                 self._alive = self._public = None
             else:
                 d = self.round_vars if scope.per_round else self.vars
@@ -174,7 +178,7 @@ class State:
         elif t == SET_ALIVE:
             p = self.players.get(e.target)
             if p is not None and p.alive != e.alive:
-                self.players[p.id] = p._replace(alive=e.alive)
+                self.players[p.id] = _new(PlayerInfo, (p.id, p.role, e.alive, p.vars, p.round_vars))
                 self._alive = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
@@ -187,11 +191,17 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     if cell.get(key, "") == value:
         return cell
     d = dict(cell)
-    if value:
-        d[key] = value
-    else:
+    if not value:
         del d[key]
-    return MappingProxyType(dict(sorted(d.items()))) if d else EMPTY_MAP
+        return MappingProxyType(d) if d else EMPTY_MAP
+    if key in d or not d or key > next(reversed(d)):
+        d[key] = value  # the keys stay sorted: no re-sort
+        return MappingProxyType(d)
+    d[key] = value
+    return MappingProxyType(dict(sorted(d.items())))
+
+
+_new = tuple.__new__
 
 
 class GameView:
