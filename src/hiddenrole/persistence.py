@@ -228,14 +228,14 @@ class _Record:
     """A record whose every field is always written (players, submissions, logs, snapshots).
 
     Reading checks the object holds exactly the table's keys (per format version), each
-    of its kind, and returns the attributes by name.
+    of its kind, and builds the value with ``make(**attributes)``. Reader and writer are
+    compiled from the table, once per format version (and per ``without``).
     """
 
-    __slots__ = ("_keys", "_layout", "_writers", "fields", "make")
+    __slots__ = ("_layout", "_readers", "_writers", "make")
 
     def __init__(self, make: Callable[..., Any], *fields: _Field) -> None:
         self.make = make
-        self.fields = fields
         layout: list[tuple[str, _Field | list[_Field]]] = []
         groups: dict[str, list[_Field]] = {}
         for f in fields:
@@ -246,50 +246,16 @@ class _Record:
             else:
                 groups[f.group] = [f]
                 layout.append((f.group, groups[f.group]))
-        self._layout = tuple((k, v if isinstance(v, _Field) else tuple(v)) for k, v in layout)
-        self._keys: dict[int, tuple[frozenset[str], dict[str, frozenset[str]]]] = {}
+        self._layout: _Layout = tuple((k, v if isinstance(v, _Field) else tuple(v)) for k, v in layout)
+        self._readers: dict[int, Callable[[Any, _Reader, str], Any]] = {}
         self._writers: dict[tuple[str, ...], Callable[[Any], dict[str, Any]]] = {}
 
-    def _keys_of(self, version: int) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
-        got = self._keys.get(version)
-        if got is None:
-            top = frozenset(k for k, _ in self._layout)
-            inner = {
-                k: frozenset(f.key for f in fs if f.since <= version)
-                for k, fs in self._layout
-                if not isinstance(fs, _Field)
-            }
-            got = self._keys[version] = (top, inner)
-        return got
-
-    def read_attrs(self, v: Any, r: _Reader, where: str, version: int = 0) -> dict[str, Any]:
-        if type(v) is not dict:
-            r.fail(where, "expected an object")
-        top, inner = self._keys_of(version)
-        if v.keys() != top:
-            r.bad_keys(v, where, top)
-        attrs: dict[str, Any] = {}
-        for key, spec in self._layout:
-            x = v[key]
-            if isinstance(spec, _Field):
-                kind = spec.kind
-                if type(x) is kind.json_type and kind.read is None:
-                    attrs[spec.attr] = x  # the common case, without a call
-                else:
-                    attrs[spec.attr] = _value(x, kind, r, where, key)
-                continue
-            w = f"{where}.{key}"
-            if type(x) is not dict:
-                r.fail(w, "expected an object")
-            keys = inner[key]
-            if x.keys() != keys:
-                r.bad_keys(x, w, keys)
-            for f in spec:
-                attrs[f.attr] = _value(x[f.key], f.kind, r, w, f.key) if f.since <= version else f.default
-        return attrs
-
-    def read(self, v: Any, r: _Reader, where: str) -> Any:
-        return self.make(**self.read_attrs(v, r, where))
+    def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
+        """The value of the JSON object ``v`` in format ``version`` (fields added later read their default)."""
+        read = self._readers.get(version)
+        if read is None:
+            read = self._readers[version] = _dense_reader(self.make, self._layout, version)
+        return read(v, r, where)
 
     def write(self, value: Any, without: tuple[str, ...] = ()) -> dict[str, Any]:
         """The JSON object of ``value``, without the top-level fields named in ``without``."""
@@ -300,14 +266,14 @@ class _Record:
 
     def kind(self) -> _Kind:
         """This record as the kind of a field."""
-        return _Kind("an object", dict, self.read, self.write)
+        return _Kind("an object", dict, _dense_reader(self.make, self._layout, 0), self.write)
 
     def list_kind(self) -> _Kind:
         """A list of these records as the kind of a field."""
-        read, write = self.read, _dense_writer(self._layout, ())
+        read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
-            return tuple(read(x, r, f"{where}[{i}]") for i, x in enumerate(v))
+            return tuple([read(x, r, f"{where}[{i}]") for i, x in enumerate(v)])
 
         def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
             return [write(x) for x in v]
@@ -315,19 +281,63 @@ class _Record:
         return _Kind("an array", list, read_all, write_all)
 
 
+_Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
+
+
 def _compiled(params: str, body: list[str], env: dict[str, Any]) -> Callable[..., Any]:
     """A function made from source text built from this module's own record tables (never from
-    input): the one table is the only description, and the code it yields runs as fast as
-    hand-written code, which matters on the path of every save."""
+    input): the one table stays the only description, and the code it yields runs as fast as
+    hand-written code, which matters on the path of every save and restore."""
     src = f"def f({params}):\n" + "".join(f"    {line}\n" for line in body)
     exec(src, env)
     fn: Callable[..., Any] = env["f"]
     return fn
 
 
-def _dense_writer(
-    layout: tuple[tuple[str, _Field | tuple[_Field, ...]], ...], without: tuple[str, ...]
-) -> Callable[[Any], dict[str, Any]]:
+def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Callable[[Any, _Reader, str], Any]:
+    env: dict[str, Any] = {"make": make, "value": _value}
+    body: list[str] = []
+    args: list[str] = []
+
+    def field(f: _Field, obj: str, where: str) -> None:
+        n = len(args)
+        x = f"x{n}"
+        args.append(f"{f.attr}={x}")
+        if f.since > version:
+            env[f"d{n}"] = f.default
+            body.append(f"{x} = d{n}")
+            return
+        env[f"t{n}"], env[f"k{n}"] = f.kind.json_type, f.kind
+        body.append(f"{x} = {obj}[{f.key!r}]")
+        slow = f"value({x}, k{n}, r, {where}, {f.key!r})"
+        if f.kind.read is None:
+            body.append(f"if type({x}) is not t{n}: {x} = {slow}")
+        else:
+            env[f"r{n}"] = f.kind.read
+            body.append(f"{x} = r{n}({x}, r, {where} + {'.' + f.key!r}) if type({x}) is t{n} else {slow}")
+
+    def keys_check(obj: str, where: str, keys: frozenset[str]) -> None:
+        name = f"keys{len(env)}"
+        env[name] = keys
+        body.append(f"if type({obj}) is not dict: r.fail({where}, 'expected an object')")
+        body.append(f"if {obj}.keys() != {name}: r.bad_keys({obj}, {where}, {name})")
+
+    keys_check("v", "where", frozenset(k for k, _ in layout))
+    for key, spec in layout:
+        if isinstance(spec, _Field):
+            field(spec, "v", "where")
+            continue
+        g = f"g{len(env)}"
+        body.append(f"{g} = v[{key!r}]")
+        body.append(f"{g}_at = where + {'.' + key!r}")
+        keys_check(g, f"{g}_at", frozenset(f.key for f in spec if f.since <= version))
+        for f in spec:
+            field(f, g, f"{g}_at")
+    body.append(f"return make({', '.join(args)})")
+    return _compiled("v, r, where", body, env)
+
+
+def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     env: dict[str, Any] = {}
 
     def expr(f: _Field) -> str:
@@ -603,16 +613,20 @@ class Snapshot:
                 r.fail("snapshot", "missing field 'log'")
             log = _LOG.read(v["log"], r, "snapshot.log")
             return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
-        attrs = _SNAPSHOT.read_attrs(v, r, "snapshot", version)
-        attrs["version"] = SNAPSHOT_VERSION  # a version 1 snapshot is migrated: nothing was held
-        return cls(**attrs)
+        snap: Snapshot = _SNAPSHOT.read(v, r, "snapshot", version)
+        return snap
 
 
 _HEAD = ("version", "log")
 """The fields :meth:`Snapshot.to_json` writes itself (the log from its own encoded text)."""
 
+
+def _read_snapshot(version: int, **attrs: Any) -> Snapshot:
+    return Snapshot(**attrs)  # a version 1 snapshot is migrated to the current version: nothing was held
+
+
 _SNAPSHOT = _Record(
-    Snapshot,
+    _read_snapshot,
     _Field("version", "version", _INT),
     _Field("log", "log", _LOG.kind()),
     _Field("phase", "phase", _STR),
