@@ -3,6 +3,9 @@
 Both serialise to compact JSON bytes with a fixed key order, so encoding what was
 decoded gives the same bytes. Decoding checks every field's type and shape and raises
 :class:`InvalidLog` / :class:`InvalidSnapshot`; it never returns a half-read value.
+
+Each record type (effect, player, detour, submission, log, snapshot) is described once,
+as a table of fields; its encoder and its decoder are both compiled from that table.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ replaced on write (copy-on-write), which makes views and clones cheap.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -17,6 +18,9 @@ from .views import Detour, PlayerInfo, PublicPlayerInfo, RoundContext
 from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
 
 __all__ = ["GameView"]
+
+WRITES = frozenset({SET_VAR, SET_ALIVE, SET_ACTORS, DETOUR})
+"""The effect types :meth:`State.apply` acts on; every other type (rule events) changes nothing."""
 
 
 class State:
@@ -58,7 +62,7 @@ class State:
         """Round actions held while a detour is owed; they land when the queue drains."""
         self._alive: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}
 
     def clone(self) -> State:
         c = State()
@@ -67,7 +71,7 @@ class State:
         c.round = self.round
         c.players = dict(self.players)
         c.order = list(self.order)
-        c._index = self._index  # replaced, never changed, by seat()
+        c._index = self._index  # replaced or dropped, never changed, by seat()
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
         c.detours = list(self.detours)
@@ -97,9 +101,10 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
+        if info.id not in self.players:
+            insort(self.order, info.id)
         self.players[info.id] = info
-        self.order = sorted(self.players)
-        self._index = {pid: n for n, pid in enumerate(self.order)}
+        self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._public = None
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
@@ -119,6 +124,8 @@ class State:
             base = self._public = tuple(PublicPlayerInfo(i, players[i].alive) for i in self.order)
         out = list(base)
         index = self._index
+        if index is None:
+            index = self._index = {pid: n for n, pid in enumerate(self.order)}
         players = self.players
         for pid in (viewer, *revealed):
             n = index.get(pid)
