@@ -64,7 +64,7 @@ from .persistence import (
     coerce_snapshot,
 )
 from .rules import Bound, Rules
-from .state import GameView, State
+from .state import WRITES, GameView, State
 from .views import (
     Message,
     PendingAction,
@@ -1211,11 +1211,12 @@ class Engine:
                 checked.append(e)
             t = e.type
             if t not in BOOKKEEPING_EVENTS:
-                if t == DETOUR and not e.canceled:
-                    fault = self._detour_fault(e)
-                    if fault:
-                        raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
-                apply(e)
+                if t in WRITES:  # a rule event changes nothing: no call
+                    if t == DETOUR and not e.canceled:
+                        fault = self._detour_fault(e)
+                        if fault:
+                            raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
+                    apply(e)
                 continue
             if t == PHASE_CHANGED:  # the most common entry first
                 if not started or s.phase == END or e.phase not in self._tables:
