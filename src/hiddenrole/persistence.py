@@ -15,6 +15,7 @@ import threading
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
@@ -165,9 +166,13 @@ def _read_smap(v: dict[str, Any], r: _Reader, where: str) -> Mapping[str, str]:
 
 def _read_scope(v: str, r: _Reader, where: str) -> VarScope:
     try:
-        return VarScope.parse(v)
+        return _parse_scope(v)
     except GameError as exc:
         r.fail(where, exc.message)
+
+
+_parse_scope = lru_cache(maxsize=1024)(VarScope.parse)
+"""A log names the same few scopes over and over (one per player and lifetime)."""
 
 
 def _read_actors(v: dict[str, Any], r: _Reader, where: str) -> dict[str, tuple[str, ...]]:
@@ -375,7 +380,7 @@ class _SparseRecord:
         self._cls = cls
         self._keys = names
         self._defaults = tuple(defaults.get(k) for k in names)
-        self._by_key = {k: (i, kind) for i, (k, kind) in enumerate(fields)}
+        self._by_key = {k: (i, kind.json_type, kind.read, kind.expected) for i, (k, kind) in enumerate(fields)}
         self._nonempty = names.index(nonempty)
         env: dict[str, Any] = {}
         body = ["d = {}"]
@@ -407,10 +412,9 @@ class _SparseRecord:
                 got = by_key.get(k)
                 if got is None:
                     r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-                i, kind = got
-                if type(x) is not kind.json_type:
-                    r.fail(f"{where}[{n}].{k}", f"expected {kind.expected}")
-                read = kind.read
+                i, json_type, read, expected = got
+                if type(x) is not json_type:
+                    r.fail(f"{where}[{n}].{k}", f"expected {expected}")
                 vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
             if not vals[nonempty]:
                 r.fail(f"{where}[{n}]", f"missing or empty {self._keys[nonempty]}")
