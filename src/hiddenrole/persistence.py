@@ -389,6 +389,8 @@ class _SparseRecord:
             if kind.write is not None:
                 env[f"w{i}"] = kind.write
             value = x if kind.write is None else f"w{i}({x})"
+            if kind.json_type is bool:
+                value = "True"  # a flag is written only when set
             if i == self._nonempty:
                 body.append(f"d[{k!r}] = {value}")
             elif self._defaults[i]:  # a default that is true (a scope): compare
