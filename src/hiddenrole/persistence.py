@@ -3,16 +3,21 @@
 Both serialise to compact JSON bytes with a fixed key order, so encoding what was
 decoded gives the same bytes. Decoding checks every field's type and shape and raises
 :class:`InvalidLog` / :class:`InvalidSnapshot`; it never returns a half-read value.
+
+Each record type (effect, player, detour, submission, log, snapshot) is described once,
+as a table of fields; its encoder and its decoder are both compiled from that table.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
@@ -34,8 +39,15 @@ snapshot is read as version 2 with nothing held (version 1 engines never held an
 _READABLE_SNAPSHOTS = (1, 2)
 
 
+# ---------------------------------------------------------------------- JSON text
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+_encode = _ENCODER.encode
+"""The one encoder: compact, ASCII, no NaN. Values are built by this module (no cycles)."""
+
+
 def _dumps(obj: object) -> bytes:
-    return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return _encode(obj).encode("ascii")
 
 
 def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str], Exception] = InvalidArgument) -> Any:
@@ -48,7 +60,7 @@ def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str],
     """
     if isinstance(data, (bytes, bytearray, memoryview)):
         try:
-            data = bytes(data).decode("utf-8")
+            data = str(data, "utf-8")
         except UnicodeDecodeError as exc:
             raise error(f"not UTF-8: {exc}") from None
     if not isinstance(data, str):
@@ -92,8 +104,15 @@ def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], 
     raise err(f"expected a {cls.__name__} or JSON, got {type(value).__name__}")
 
 
+# ---------------------------------------------------------------------- the record tables
+#
+# Each record type is described once, as a table of fields (JSON key, attribute, kind),
+# and that one table drives both writing and reading: the key order written is the
+# table's order, and reading checks exactly the keys and types the table names.
+
+
 class _Reader:
-    """Typed field access that raises the right error class with a path."""
+    """Raises the caller's error class (InvalidLog, InvalidSnapshot) with a path."""
 
     __slots__ = ("err",)
 
@@ -103,137 +122,352 @@ class _Reader:
     def fail(self, where: str, what: str) -> NoReturn:
         raise self.err(f"{where}: {what}")
 
-    def obj(self, v: Any, where: str) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            self.fail(where, "expected an object")
-        return v
-
-    def keys(self, d: dict[str, Any], where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-        for k in required:
-            if k not in d:
-                self.fail(where, f"missing field {k!r}")
-        extra = set(d) - set(required) - set(optional)
-        if extra:
-            self.fail(where, f"unknown field {sorted(extra)[0]!r}")
-
-    def str_(self, v: Any, where: str) -> str:
-        if not isinstance(v, str):
-            self.fail(where, "expected a string")
-        return v
-
-    def int_(self, v: Any, where: str) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
-            self.fail(where, "expected an integer")
-        return v
-
-    def bool_(self, v: Any, where: str) -> bool:
-        if not isinstance(v, bool):
-            self.fail(where, "expected true or false")
-        return v
-
-    def list_(self, v: Any, where: str) -> list[Any]:
-        if not isinstance(v, list):
-            self.fail(where, "expected an array")
-        return v
-
-    def strs(self, v: Any, where: str) -> tuple[str, ...]:
-        if type(v) is not list:
-            self.fail(where, "expected an array")
-        for i, x in enumerate(v):
-            if type(x) is not str:
-                self.fail(f"{where}[{i}]", "expected a string")
-        return tuple(v)
-
-    def smap(self, v: Any, where: str) -> Mapping[str, str]:
-        if type(v) is not dict:
-            self.fail(where, "expected an object")
-        if not v:
-            return EMPTY_MAP
-        prev = ""
-        for k, x in v.items():
-            if type(x) is not str:
-                self.fail(f"{where}.{k}", "expected a string")
-            if k < prev:
-                self.fail(where, "keys are not sorted")
-            prev = k
-        return MappingProxyType(dict(v))
+    def bad_keys(self, d: dict[str, Any], where: str, keys: frozenset[str]) -> NoReturn:
+        missing = sorted(keys - d.keys())
+        if missing:
+            self.fail(where, f"missing field {missing[0]!r}")
+        self.fail(where, f"unknown field {sorted(d.keys() - keys)[0]!r}")
 
 
-def effect_to_dict(e: Effect) -> dict[str, Any]:
-    """JSON form of an effect: fields at their default value are left out."""
-    d: dict[str, Any] = {"type": e.type}
-    if e.source:
-        d["source"] = e.source
-    if e.target:
-        d["target"] = e.target
-    if e.data:
-        d["data"] = dict(e.data)
-    if e.canceled:
-        d["canceled"] = True
-    if e.reason:
-        d["reason"] = e.reason
-    if e.phase:
-        d["phase"] = e.phase
-    if e.alive:
-        d["alive"] = True
-    if e.scope.per_round or e.scope.owner:
-        d["scope"] = str(e.scope)
-    if e.key:
-        d["key"] = e.key
-    if e.value:
-        d["value"] = e.value
-    if e.actors:
-        d["actors"] = list(e.actors)
-    if e.role:
-        d["role"] = e.role
-    if e.vars:
-        d["vars"] = dict(e.vars)
-    if e.winners:
-        d["winners"] = list(e.winners)
-    return d
+class _Kind(NamedTuple):
+    """How one attribute is written as JSON and read back."""
+
+    expected: str
+    """What the JSON value must be, for the error message ("a string")."""
+    json_type: type
+    """The exact JSON type (``bool`` is not an ``int``)."""
+    read: Callable[[Any, _Reader, str], Any] | None = None
+    """JSON value (of ``json_type``) to attribute value; ``None``: the same value."""
+    write: Callable[[Any], Any] | None = None
+    """Attribute value to JSON value; ``None``: the same value (a tuple is written as an array)."""
+    nullable: bool = False
+    """``null`` is read as (and ``None`` written as) ``None``."""
 
 
-_STR, _BOOL, _LIST, _MAP = 1, 2, 3, 4
-_FIELD_KIND: dict[str, int] = {
-    **dict.fromkeys(("type", "source", "target", "reason", "phase", "scope", "key", "value", "role"), _STR),
-    **dict.fromkeys(("canceled", "alive"), _BOOL),
-    **dict.fromkeys(("actors", "winners"), _LIST),
-    **dict.fromkeys(("data", "vars"), _MAP),
-}
+def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
+    for x in v:
+        if type(x) is not str:
+            r.fail(f"{where}[{v.index(x)}]", "expected a string")
+    return tuple(v)
 
 
-def effect_from_dict(v: Any, r: _Reader, where: str) -> Effect:
-    """Decode one effect, checking each field's type (one pass, one lookup per field:
-    this is the hot path of every restore and replay)."""
-    if type(v) is not dict:
-        r.fail(where, "expected an object")
-    kinds = _FIELD_KIND
-    kw = v  # copied before the first conversion, so a caller's dict is never changed
+def _read_smap(v: dict[str, Any], r: _Reader, where: str) -> Mapping[str, str]:
+    if not v:
+        return EMPTY_MAP
+    prev = ""
     for k, x in v.items():
-        kind = kinds.get(k)
-        if kind == _STR:
-            if type(x) is not str:
-                r.fail(f"{where}.{k}", "expected a string")
-        elif kind == _BOOL:
-            if type(x) is not bool:
-                r.fail(f"{where}.{k}", "expected true or false")
-        elif kind in (_LIST, _MAP):
-            if kw is v:
-                kw = dict(v)
-            kw[k] = r.strs(x, f"{where}.{k}") if kind == _LIST else r.smap(x, f"{where}.{k}")
-        else:
-            r.fail(where, f"unknown field {k!r}")
-    if not v.get("type"):
-        r.fail(where, "missing or empty effect type")
-    scope = v.get("scope")
-    if scope is not None:
-        if kw is v:
-            kw = dict(v)
+        if type(x) is not str:
+            r.fail(f"{where}.{k}", "expected a string")
+        if k < prev:
+            r.fail(where, "keys are not sorted")
+        prev = k
+    return MappingProxyType(dict(v))  # a copy: a caller's dict is never kept
+
+
+def _read_scope(v: str, r: _Reader, where: str) -> VarScope:
+    try:
+        return _parse_scope(v)
+    except GameError as exc:
+        r.fail(where, exc.message)
+
+
+_parse_scope = lru_cache(maxsize=1024)(VarScope.parse)
+"""A log names the same few scopes over and over (one per player and lifetime)."""
+
+
+def _read_actors(v: dict[str, Any], r: _Reader, where: str) -> dict[str, tuple[str, ...]]:
+    if list(v) != sorted(v):
+        r.fail(where, "keys are not sorted")
+    out: dict[str, tuple[str, ...]] = {}
+    for k, x in v.items():
+        if type(x) is not list:
+            r.fail(f"{where}.{k}", "expected an array")
+        out[k] = _read_strs(x, r, f"{where}.{k}")
+    return out
+
+
+def _read_held(v: list[Any], r: _Reader, where: str) -> tuple[PhaseAction, ...]:
+    held: list[PhaseAction] = []
+    for i, x in enumerate(v):
+        if type(x) is not str:
+            r.fail(f"{where}[{i}]", "expected a string")
         try:
-            kw["scope"] = VarScope.parse(scope)
-        except GameError as exc:
-            r.fail(f"{where}.scope", exc.message)
-    return Effect(**kw)
+            held.append(PhaseAction(x))
+        except ValueError:
+            r.fail(f"{where}[{i}]", f"unknown phase action {x!r}")
+    if held != [a for a in PhaseAction if a in held]:
+        r.fail(where, "actions must be unique, in PhaseAction order")
+    return tuple(held)
+
+
+_STR = _Kind("a string", str)
+_INT = _Kind("an integer", int)
+_BOOL = _Kind("true or false", bool)
+_STRS = _Kind("an array", list, _read_strs, list)
+_SMAP = _Kind("an object", dict, _read_smap, dict)
+_SCOPE = _Kind("a string", str, _read_scope, VarScope.__str__)  # a str given as a scope is a bug, not a scope
+_ACTORS = _Kind("an object", dict, _read_actors, lambda v: {k: list(x) for k, x in v.items()})
+_HELD = _Kind("an array", list, _read_held, lambda v: [str(a) for a in v])
+
+
+class _Field(NamedTuple):
+    key: str
+    """The JSON key (inside ``group`` when that is set)."""
+    attr: str
+    """The attribute of the value."""
+    kind: _Kind
+    group: str = ""
+    """The key of the nested JSON object holding this field (``""``: the record's own)."""
+    since: int = 0
+    """First format version with this field; older versions lack it and read ``default``."""
+    default: Any = None
+
+
+def _value(x: Any, kind: _Kind, r: _Reader, where: str, key: str) -> Any:
+    if type(x) is not kind.json_type:
+        if x is None and kind.nullable:
+            return None
+        r.fail(f"{where}.{key}", f"expected {kind.expected}")
+    read = kind.read
+    return x if read is None else read(x, r, f"{where}.{key}")
+
+
+class _Record:
+    """A record whose every field is always written (players, submissions, logs, snapshots).
+
+    Reading checks the object holds exactly the table's keys (per format version), each
+    of its kind, and builds the value with ``make(**attributes)``. Reader and writer are
+    compiled from the table, once per format version (and per ``without``).
+    """
+
+    __slots__ = ("_layout", "_readers", "_writers", "make")
+
+    def __init__(self, make: Callable[..., Any], *fields: _Field) -> None:
+        self.make = make
+        layout: list[tuple[str, _Field | list[_Field]]] = []
+        groups: dict[str, list[_Field]] = {}
+        for f in fields:
+            if not f.group:
+                layout.append((f.key, f))
+            elif f.group in groups:
+                groups[f.group].append(f)
+            else:
+                groups[f.group] = [f]
+                layout.append((f.group, groups[f.group]))
+        self._layout: _Layout = tuple((k, v if isinstance(v, _Field) else tuple(v)) for k, v in layout)
+        self._readers: dict[int, Callable[[Any, _Reader, str], Any]] = {}
+        self._writers: dict[tuple[str, ...], Callable[[Any], dict[str, Any]]] = {}
+
+    def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
+        """The value of the JSON object ``v`` in format ``version`` (fields added later read their default)."""
+        read = self._readers.get(version)
+        if read is None:
+            read = self._readers[version] = _dense_reader(self.make, self._layout, version)
+        return read(v, r, where)
+
+    def write(self, value: Any, without: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The JSON object of ``value``, without the top-level fields named in ``without``."""
+        write = self._writers.get(without)
+        if write is None:
+            write = self._writers[without] = _dense_writer(self._layout, without)
+        return write(value)
+
+    def kind(self) -> _Kind:
+        """This record as the kind of a field."""
+        return _Kind("an object", dict, _dense_reader(self.make, self._layout, 0), self.write)
+
+    def list_kind(self) -> _Kind:
+        """A list of these records as the kind of a field."""
+        read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
+
+        def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
+            return tuple([read(x, r, f"{where}[{i}]") for i, x in enumerate(v)])
+
+        def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
+            return [write(x) for x in v]
+
+        return _Kind("an array", list, read_all, write_all)
+
+
+_Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
+
+
+def _compiled(params: str, body: list[str], env: dict[str, Any]) -> Callable[..., Any]:
+    """A function made from source text built from this module's own record tables (never from
+    input): the one table stays the only description, and the code it yields runs as fast as
+    hand-written code, which matters on the path of every save and restore."""
+    src = f"def f({params}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(src, env)
+    fn: Callable[..., Any] = env["f"]
+    return fn
+
+
+def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Callable[[Any, _Reader, str], Any]:
+    env: dict[str, Any] = {"make": make, "value": _value}
+    body: list[str] = []
+    args: list[str] = []
+
+    def field(f: _Field, obj: str, where: str) -> None:
+        n = len(args)
+        x = f"x{n}"
+        args.append(f"{f.attr}={x}")
+        if f.since > version:
+            env[f"d{n}"] = f.default
+            body.append(f"{x} = d{n}")
+            return
+        env[f"t{n}"], env[f"k{n}"] = f.kind.json_type, f.kind
+        body.append(f"{x} = {obj}[{f.key!r}]")
+        slow = f"value({x}, k{n}, r, {where}, {f.key!r})"
+        if f.kind.read is None:
+            body.append(f"if type({x}) is not t{n}: {x} = {slow}")
+        else:
+            env[f"r{n}"] = f.kind.read
+            body.append(f"{x} = r{n}({x}, r, {where} + {'.' + f.key!r}) if type({x}) is t{n} else {slow}")
+
+    def keys_check(obj: str, where: str, keys: frozenset[str]) -> None:
+        name = f"keys{len(env)}"
+        env[name] = keys
+        body.append(f"if type({obj}) is not dict: r.fail({where}, 'expected an object')")
+        body.append(f"if {obj}.keys() != {name}: r.bad_keys({obj}, {where}, {name})")
+
+    keys_check("v", "where", frozenset(k for k, _ in layout))
+    for key, spec in layout:
+        if isinstance(spec, _Field):
+            field(spec, "v", "where")
+            continue
+        g = f"g{len(env)}"
+        body.append(f"{g} = v[{key!r}]")
+        body.append(f"{g}_at = where + {'.' + key!r}")
+        keys_check(g, f"{g}_at", frozenset(f.key for f in spec if f.since <= version))
+        for f in spec:
+            field(f, g, f"{g}_at")
+    body.append(f"return make({', '.join(args)})")
+    return _compiled("v, r, where", body, env)
+
+
+def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
+    env: dict[str, Any] = {}
+
+    def expr(f: _Field) -> str:
+        attr = f"v.{f.attr}"
+        if f.kind.write is None:
+            return attr
+        name = f"w{len(env)}"
+        env[name] = f.kind.write
+        return f"(None if {attr} is None else {name}({attr}))" if f.kind.nullable else f"{name}({attr})"
+
+    items: list[str] = []
+    for key, spec in layout:
+        if isinstance(spec, _Field):
+            if key not in without:
+                items.append(f"{key!r}: {expr(spec)}")
+        else:
+            items.append(f"{key!r}: {{{', '.join(f'{f.key!r}: {expr(f)}' for f in spec)}}}")
+    return _compiled("v", [f"return {{{', '.join(items)}}}"], env)
+
+
+class _SparseRecord:
+    """A record written without the fields at their default value: effects, the hot path
+    of every save, restore and replay. A list of them is read in one loop with one lookup
+    per key present, and written with one comparison per field."""
+
+    __slots__ = ("_by_key", "_cls", "_defaults", "_keys", "_nonempty", "write")
+
+    def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
+        names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+        defaults: dict[str, Any] = cls._field_defaults  # type: ignore[attr-defined]
+        assert tuple(k for k, _ in fields) == names, "a sparse record lists every field in order"
+        self._cls = cls
+        self._keys = names
+        self._defaults = tuple(defaults.get(k) for k in names)
+        self._by_key = {k: (i, kind.json_type, kind.read, kind.expected) for i, (k, kind) in enumerate(fields)}
+        self._nonempty = names.index(nonempty)
+        env: dict[str, Any] = {}
+        body = ["d = {}"]
+        for i, (k, kind) in enumerate(fields):
+            x = f"v[{i}]"
+            if kind.write is not None:
+                env[f"w{i}"] = kind.write
+            value = x if kind.write is None else f"w{i}({x})"
+            if kind.json_type is bool:
+                value = "True"  # a flag is written only when set
+            if i == self._nonempty:
+                body.append(f"d[{k!r}] = {value}")
+            elif self._defaults[i]:  # a default that is true (a scope): compare
+                env[f"d{i}"] = self._defaults[i]
+                body.append(f"if {x} != d{i}: d[{k!r}] = {value}")
+            else:  # "", False, (), the empty map: written when true
+                body.append(f"if {x}: d[{k!r}] = {value}")
+        body.append("return d")
+        self.write: Callable[[tuple[Any, ...]], dict[str, Any]] = _compiled("v", body, env)
+        """The JSON object of one record (fields at their default left out)."""
+
+    def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
+        """Every record of the JSON array ``v`` (already known to be a list)."""
+        new, cls, by_key, defaults, nonempty = tuple.__new__, self._cls, self._by_key, self._defaults, self._nonempty
+        out = []
+        for n, item in enumerate(v):
+            if type(item) is not dict:
+                r.fail(f"{where}[{n}]", "expected an object")
+            vals = list(defaults)
+            for k, x in item.items():
+                got = by_key.get(k)
+                if got is None:
+                    r.fail(f"{where}[{n}]", f"unknown field {k!r}")
+                i, json_type, read, expected = got
+                if type(x) is not json_type:
+                    r.fail(f"{where}[{n}].{k}", f"expected {expected}")
+                vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
+            if not vals[nonempty]:
+                r.fail(f"{where}[{n}]", f"missing or empty {self._keys[nonempty]}")
+            out.append(new(cls, vals))
+        return tuple(out)
+
+    def list_kind(self) -> _Kind:
+        write = self.write
+
+        def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
+            return [write(x) for x in v]
+
+        return _Kind("an array", list, self.read_all, write_all)
+
+
+_EFFECT = _SparseRecord(
+    Effect,
+    "type",
+    ("type", _STR),
+    ("source", _STR),
+    ("target", _STR),
+    ("data", _SMAP),
+    ("canceled", _BOOL),
+    ("reason", _STR),
+    ("phase", _STR),
+    ("alive", _BOOL),
+    ("scope", _SCOPE),
+    ("key", _STR),
+    ("value", _STR),
+    ("actors", _STRS),
+    ("role", _STR),
+    ("vars", _SMAP),
+    ("winners", _STRS),
+)
+_PLAYER = _Record(
+    PlayerInfo,
+    _Field("id", "id", _STR),
+    _Field("role", "role", _STR),
+    _Field("alive", "alive", _BOOL),
+    _Field("vars", "vars", _SMAP),
+    _Field("round_vars", "round_vars", _SMAP),
+)
+_DETOUR = _Record(Detour, _Field("player_id", "player_id", _STR), _Field("phase", "phase", _STR))
+_SKILL_USE = _Record(
+    SkillUse,
+    _Field("player_id", "player_id", _STR),
+    _Field("skill", "skill", _STR),
+    _Field("targets", "targets", _STRS),
+    _Field("phase", "phase", _STR),
+    _Field("round", "round", _INT),
+)
 
 
 class EncodedEffects:
@@ -242,24 +476,39 @@ class EncodedEffects:
     An engine keeps one and hands it to every :class:`GameLog` it makes, so saving
     after every move costs the new effects only, not the whole history again. The
     effects given must extend the ones seen before (an engine's log only grows).
+    The new effects of each save are encoded together, in one call of the encoder.
     """
 
-    __slots__ = ("_frags", "_lock")
+    __slots__ = ("_chunks", "_ends", "_lock")
 
     def __init__(self) -> None:
-        self._frags: list[str] = []
+        self._chunks: list[str] = []
+        """Comma-joined JSON text of consecutive effects, one chunk per save that added some."""
+        self._ends: list[int] = []
+        """How many effects the chunks up to each one hold (strictly increasing)."""
         self._lock = threading.Lock()
 
     def upto(self, effects: tuple[Effect, ...]) -> list[str]:
+        """The JSON text of ``effects``, in pieces to be joined with commas."""
+        n = len(effects)
         with self._lock:
-            frags = self._frags
-            for e in effects[len(frags) :]:
-                frags.append(_dumps_str(effect_to_dict(e)))
-            return frags[: len(effects)]
+            chunks, ends = self._chunks, self._ends
+            done = ends[-1] if ends else 0
+            if n > done:
+                chunks.append(_effects_text(effects[done:]))
+                ends.append(n)
+                return chunks.copy()
+            k = bisect_right(ends, n)
+            pieces = chunks[:k]
+            covered = ends[k - 1] if k else 0
+        if covered < n:  # an older, shorter log: its tail is encoded again, not kept
+            pieces.append(_effects_text(effects[covered:]))
+        return pieces
 
 
-def _dumps_str(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+def _effects_text(effects: tuple[Effect, ...]) -> str:
+    write = _EFFECT.write
+    return _encode([write(e) for e in effects])[1:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,44 +530,38 @@ class GameLog:
     made by an engine), so replay skips the per-field type checks; its other checks still run."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "rules": {"name": self.rules_name, "version": self.rules_version},
-            "effects": [effect_to_dict(e) for e in self.effects],
-        }
+        return _LOG.write(self)
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes."""
         if self.encoded is None:
             return _dumps(self.to_dict())
         head = _dumps({"version": self.version, "rules": {"name": self.rules_name, "version": self.rules_version}})
-        body = ",".join(self.encoded.upto(self.effects)).encode("utf-8")
+        body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
         return head[:-1] + b',"effects":[' + body + b"]}"
 
     @classmethod
     def from_dict(cls, v: Any, err: type[GameError] = InvalidLog, where: str = "log") -> GameLog:
-        r = _Reader(err)
-        d = r.obj(v, where)
-        r.keys(d, where, ("version", "rules", "effects"))
-        version = r.int_(d["version"], f"{where}.version")
-        rules = r.obj(d["rules"], f"{where}.rules")
-        r.keys(rules, f"{where}.rules", ("name", "version"))
-        effects = tuple(
-            effect_from_dict(x, r, f"{where}.effects[{i}]")
-            for i, x in enumerate(r.list_(d["effects"], f"{where}.effects"))
-        )
-        return cls(
-            r.str_(rules["name"], f"{where}.rules.name"),
-            r.str_(rules["version"], f"{where}.rules.version"),
-            effects,
-            version,
-            well_typed=True,
-        )
+        log: GameLog = _LOG.read(v, _Reader(err), where)
+        return log
 
     @classmethod
     def from_json(cls, data: bytes | str) -> GameLog:
         """Decode and shape-check; raises :class:`InvalidLog`."""
         return cls.from_dict(read_json(data, InvalidLog))
+
+
+def _decoded_log(**attrs: Any) -> GameLog:
+    return GameLog(**attrs, well_typed=True)
+
+
+_LOG = _Record(
+    _decoded_log,
+    _Field("version", "version", _INT),
+    _Field("name", "rules_name", _STR, group="rules"),
+    _Field("version", "rules_version", _STR, group="rules"),
+    _Field("effects", "effects", _EFFECT.list_kind()),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,47 +592,14 @@ class Snapshot:
         return self.log.rules_version
 
     def to_dict(self, *, with_log: bool = True) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "log": self.log.to_dict() if with_log else None,
-            "phase": self.phase,
-            "round": self.round,
-            "vars": dict(self.vars),
-            "actors": {k: list(v) for k, v in self.actors.items()},
-            "winners": None if self.winners is None else list(self.winners),
-            "players": [
-                {
-                    "id": p.id,
-                    "role": p.role,
-                    "alive": p.alive,
-                    "vars": dict(p.vars),
-                    "round_vars": dict(p.round_vars),
-                }
-                for p in self.players
-            ],
-            "round_context": {
-                "detours": [{"player_id": d.player_id, "phase": d.phase} for d in self.detours],
-                "vars": dict(self.round_vars),
-                "held": [str(a) for a in self.held],
-            },
-            "pending": [
-                {
-                    "player_id": u.player_id,
-                    "skill": u.skill,
-                    "targets": list(u.targets),
-                    "phase": u.phase,
-                    "round": u.round,
-                }
-                for u in self.pending
-            ],
-            "turns": {"queue": list(self.turns), "delayed": list(self.delayed)},
-        }
+        if with_log:
+            return _SNAPSHOT.write(self)
+        return {"version": self.version, "log": None, **_SNAPSHOT.write(self, _HEAD)}
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes (the log part reuses its encoded effects)."""
-        rest = self.to_dict(with_log=False)
-        del rest["version"], rest["log"]
-        return b'{"version":%d,"log":%s,%s' % (self.version, self.log.to_json(), _dumps(rest)[1:])
+        rest = _dumps(_SNAPSHOT.write(self, _HEAD))
+        return b'{"version":%d,"log":%s,%s' % (self.version, self.log.to_json(), rest[1:])
 
     @classmethod
     def from_json(cls, data: bytes | str | None) -> Snapshot:
@@ -401,98 +611,46 @@ class Snapshot:
     @classmethod
     def from_dict(cls, v: Any) -> Snapshot:
         r = _Reader(InvalidSnapshot)
-        d = r.obj(v, "snapshot")
-        version = r.int_(d.get("version"), "snapshot.version")
-        if "log" not in d:
-            r.fail("snapshot", "missing field 'log'")
-        log = GameLog.from_dict(d["log"], InvalidSnapshot, "snapshot.log")
+        if type(v) is not dict:
+            r.fail("snapshot", "expected an object")
+        version = v.get("version")
+        if type(version) is not int:
+            r.fail("snapshot.version", "expected an integer")
         if version not in _READABLE_SNAPSHOTS:
             # Unknown layout: only the log is read; the engine rebuilds from it.
+            if "log" not in v:
+                r.fail("snapshot", "missing field 'log'")
+            log = _LOG.read(v["log"], r, "snapshot.log")
             return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
-        r.keys(
-            d,
-            "snapshot",
-            (
-                "version",
-                "log",
-                "phase",
-                "round",
-                "vars",
-                "actors",
-                "winners",
-                "players",
-                "round_context",
-                "pending",
-                "turns",
-            ),
-        )
-        actors_raw = r.obj(d["actors"], "snapshot.actors")
-        if list(actors_raw) != sorted(actors_raw):
-            r.fail("snapshot.actors", "keys are not sorted")
-        actors = {k: r.strs(x, f"snapshot.actors.{k}") for k, x in actors_raw.items()}
-        winners = None if d["winners"] is None else r.strs(d["winners"], "snapshot.winners")
-        players = []
-        for i, x in enumerate(r.list_(d["players"], "snapshot.players")):
-            w = f"snapshot.players[{i}]"
-            p = r.obj(x, w)
-            r.keys(p, w, ("id", "role", "alive", "vars", "round_vars"))
-            players.append(
-                PlayerInfo(
-                    r.str_(p["id"], f"{w}.id"),
-                    r.str_(p["role"], f"{w}.role"),
-                    r.bool_(p["alive"], f"{w}.alive"),
-                    r.smap(p["vars"], f"{w}.vars"),
-                    r.smap(p["round_vars"], f"{w}.round_vars"),
-                )
-            )
-        rc = r.obj(d["round_context"], "snapshot.round_context")
-        r.keys(rc, "snapshot.round_context", ("detours", "vars", "held") if version >= 2 else ("detours", "vars"))
-        held: list[PhaseAction] = []
-        for i, x in enumerate(r.list_(rc.get("held", []), "snapshot.round_context.held")):
-            try:
-                held.append(PhaseAction(r.str_(x, f"snapshot.round_context.held[{i}]")))
-            except ValueError:
-                r.fail(f"snapshot.round_context.held[{i}]", f"unknown phase action {x!r}")
-        if held != [a for a in PhaseAction if a in held]:
-            r.fail("snapshot.round_context.held", "actions must be unique, in PhaseAction order")
-        detours = []
-        for i, x in enumerate(r.list_(rc["detours"], "snapshot.round_context.detours")):
-            w = f"snapshot.round_context.detours[{i}]"
-            dd = r.obj(x, w)
-            r.keys(dd, w, ("player_id", "phase"))
-            detours.append(Detour(r.str_(dd["player_id"], f"{w}.player_id"), r.str_(dd["phase"], f"{w}.phase")))
-        pending = []
-        for i, x in enumerate(r.list_(d["pending"], "snapshot.pending")):
-            w = f"snapshot.pending[{i}]"
-            u = r.obj(x, w)
-            r.keys(u, w, ("player_id", "skill", "targets", "phase", "round"))
-            pending.append(
-                SkillUse(
-                    r.str_(u["player_id"], f"{w}.player_id"),
-                    r.str_(u["skill"], f"{w}.skill"),
-                    r.strs(u["targets"], f"{w}.targets"),
-                    r.str_(u["phase"], f"{w}.phase"),
-                    r.int_(u["round"], f"{w}.round"),
-                )
-            )
-        turns = r.obj(d["turns"], "snapshot.turns")
-        r.keys(turns, "snapshot.turns", ("queue", "delayed"))
-        return cls(
-            log,
-            r.str_(d["phase"], "snapshot.phase"),
-            r.int_(d["round"], "snapshot.round"),
-            r.smap(d["vars"], "snapshot.vars"),
-            actors,
-            winners,
-            tuple(players),
-            tuple(detours),
-            r.smap(rc["vars"], "snapshot.round_context.vars"),
-            tuple(pending),
-            r.strs(turns["queue"], "snapshot.turns.queue"),
-            r.strs(turns["delayed"], "snapshot.turns.delayed"),
-            tuple(held),
-            SNAPSHOT_VERSION,  # a version 1 snapshot is migrated: nothing was held
-        )
+        snap: Snapshot = _SNAPSHOT.read(v, r, "snapshot", version)
+        return snap
+
+
+_HEAD = ("version", "log")
+"""The fields :meth:`Snapshot.to_json` writes itself (the log from its own encoded text)."""
+
+
+def _read_snapshot(version: int, **attrs: Any) -> Snapshot:
+    return Snapshot(**attrs)  # a version 1 snapshot is migrated to the current version: nothing was held
+
+
+_SNAPSHOT = _Record(
+    _read_snapshot,
+    _Field("version", "version", _INT),
+    _Field("log", "log", _LOG.kind()),
+    _Field("phase", "phase", _STR),
+    _Field("round", "round", _INT),
+    _Field("vars", "vars", _SMAP),
+    _Field("actors", "actors", _ACTORS),
+    _Field("winners", "winners", _STRS._replace(expected="an array or null", nullable=True)),
+    _Field("players", "players", _PLAYER.list_kind()),
+    _Field("detours", "detours", _DETOUR.list_kind(), group="round_context"),
+    _Field("vars", "round_vars", _SMAP, group="round_context"),
+    _Field("held", "held", _HELD, group="round_context", since=2, default=()),
+    _Field("pending", "pending", _SKILL_USE.list_kind()),
+    _Field("queue", "turns", _STRS, group="turns"),
+    _Field("delayed", "delayed", _STRS, group="turns"),
+)
 
 
 def coerce_log(log: GameLog | bytes | str | None) -> GameLog:

@@ -14,7 +14,7 @@ from .effects import Effect, SkillUse, checked_effect, frozen_map
 from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
 from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, coerce_log, coerce_snapshot
 from .rules import Rules
-from .state import GameView, State
+from .state import WRITES, GameView, State
 from .transitions import Transitions, keeps_actors
 from .views import PlayerInfo
 from .vocab import (
@@ -178,45 +178,45 @@ class Restoring(Transitions):
                 checked.append(e)
             t = e.type
             if t not in BOOKKEEPING_EVENTS:
-                if t == DETOUR and not e.canceled:
-                    fault = self._detour_fault(e)
-                    if fault:
-                        raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
-                apply(e)
+                if t in WRITES:  # a rule event changes nothing: no call
+                    if t == DETOUR and not e.canceled:
+                        fault = self._detour_fault(e)
+                        if fault:
+                            raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
+                    apply(e)
                 continue
-            where = f"log entry {n} ({t})"
-            if t == PLAYER_ADDED:
+            if t == PHASE_CHANGED:  # the most common entry first
+                if not started or s.phase == END or e.phase not in self._tables:
+                    raise InvalidLog(f"log entry {n} ({t}): phase change to {e.phase!r} is impossible here")
+                self._leave_phase(keeps_actors(e))
+                self._transition(e.phase)
+            elif t == PLAYER_ADDED:
                 if started:
-                    raise InvalidLog(f"{where}: player added after the start")
+                    raise InvalidLog(f"log entry {n} ({t}): player added after the start")
                 if not e.target or e.target in s.players:
-                    raise InvalidLog(f"{where}: bad or duplicate player id {e.target!r}")
+                    raise InvalidLog(f"log entry {n} ({t}): bad or duplicate player id {e.target!r}")
                 if not e.role or e.role == SYSTEM:
-                    raise InvalidLog(f"{where}: bad role {e.role!r}")
+                    raise InvalidLog(f"log entry {n} ({t}): bad role {e.role!r}")
                 s.seat(PlayerInfo(e.target, e.role, True, e.vars))
             elif t == GAME_STARTED:
                 if started or e.phase not in self._tables:
-                    raise InvalidLog(f"{where}: duplicate start or unknown phase {e.phase!r}")
+                    raise InvalidLog(f"log entry {n} ({t}): duplicate start or unknown phase {e.phase!r}")
                 if not s.players:
-                    raise InvalidLog(f"{where}: started with no players")
+                    raise InvalidLog(f"log entry {n} ({t}): started with no players")
                 started = True
                 self._start_at(e.phase)
-            elif t == PHASE_CHANGED:
-                if not started or s.phase == END or e.phase not in self._tables:
-                    raise InvalidLog(f"{where}: phase change to {e.phase!r} is impossible here")
-                self._leave_phase(keeps_actors(e))
-                self._transition(e.phase)
             elif t in (TURN_ENDED, TURN_DELAYED):
                 if not s.turns or s.turns[0] != e.source:
-                    raise InvalidLog(f"{where}: {e.source!r} does not have the turn")
+                    raise InvalidLog(f"log entry {n} ({t}): {e.source!r} does not have the turn")
                 head = s.turns.pop(0)
                 if t == TURN_DELAYED:
                     s.turns.append(head)
                     s.delayed = tuple(sorted({*s.delayed, head}))
             elif t == GAME_ENDED:
                 if not started or s.phase == END:
-                    raise InvalidLog(f"{where}: game ended twice or before it started")
+                    raise InvalidLog(f"log entry {n} ({t}): game ended twice or before it started")
                 if list(e.winners) != sorted(set(e.winners)):
-                    raise InvalidLog(f"{where}: winners are not sorted and unique")
+                    raise InvalidLog(f"log entry {n} ({t}): winners are not sorted and unique")
                 self._leave_phase()
                 self._transition(END)
                 s.winners = e.winners

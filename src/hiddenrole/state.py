@@ -8,6 +8,7 @@ replaced on write (copy-on-write), which makes views and clones cheap.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -17,6 +18,9 @@ from .views import Detour, PlayerInfo, PublicPlayerInfo, RoundContext
 from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
 
 __all__ = ["GameView"]
+
+WRITES = frozenset({SET_VAR, SET_ALIVE, SET_ACTORS, DETOUR})
+"""The effect types :meth:`State.apply` acts on; every other type (rule events) changes nothing."""
 
 
 class State:
@@ -62,7 +66,7 @@ class State:
         self._alive_ids: tuple[str, ...] | None = None
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}
 
     def clone(self) -> State:
         c = State()
@@ -71,7 +75,7 @@ class State:
         c.round = self.round
         c.players = dict(self.players)
         c.order = list(self.order)
-        c._index = self._index  # replaced, never changed, by seat()
+        c._index = self._index  # replaced or dropped, never changed, by seat()
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
         c.detours = list(self.detours)
@@ -101,9 +105,10 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
+        if info.id not in self.players:
+            insort(self.order, info.id)
         self.players[info.id] = info
-        self.order = sorted(self.players)
-        self._index = {pid: n for n, pid in enumerate(self.order)}
+        self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._alive_ids = self._all = self._public = None
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
@@ -139,6 +144,8 @@ class State:
             base = self._public = tuple(PublicPlayerInfo(i, players[i].alive) for i in self.order)
         out = list(base)
         index = self._index
+        if index is None:
+            index = self._index = {pid: n for n, pid in enumerate(self.order)}
         players = self.players
         for pid in (viewer, *revealed):
             n = index.get(pid)
@@ -154,7 +161,7 @@ class State:
         changed = False
         for pid, p in self.players.items():
             if p.round_vars:
-                self.players[pid] = p._replace(round_vars=EMPTY_MAP)
+                self.players[pid] = _new(PlayerInfo, (pid, p.role, p.alive, p.vars, EMPTY_MAP))
                 changed = True
         if changed:
             self._alive = self._alive_ids = self._all = self._public = None
@@ -183,7 +190,11 @@ class State:
                 new = _with(cell, e.key, e.value)
                 if new is cell:
                     return
-                self.players[p.id] = p._replace(round_vars=new) if scope.per_round else p._replace(vars=new)
+                # Built directly: NamedTuple._replace costs several calls per write.
+                if scope.per_round:
+                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, p.vars, new))
+                else:
+                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, new, p.round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
             else:
                 d = self.round_vars if scope.per_round else self.vars
@@ -194,7 +205,7 @@ class State:
         elif t == SET_ALIVE:
             p = self.players.get(e.target)
             if p is not None and p.alive != e.alive:
-                self.players[p.id] = p._replace(alive=e.alive)
+                self.players[p.id] = _new(PlayerInfo, (p.id, p.role, e.alive, p.vars, p.round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
@@ -207,11 +218,17 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     if cell.get(key, "") == value:
         return cell
     d = dict(cell)
-    if value:
-        d[key] = value
-    else:
+    if not value:
         del d[key]
-    return MappingProxyType(dict(sorted(d.items()))) if d else EMPTY_MAP
+        return MappingProxyType(d) if d else EMPTY_MAP
+    if key in d or not d or key > next(reversed(d)):
+        d[key] = value  # the keys stay sorted: no re-sort
+        return MappingProxyType(d)
+    d[key] = value
+    return MappingProxyType(dict(sorted(d.items())))
+
+
+_new = tuple.__new__
 
 
 class GameView:

@@ -1,0 +1,157 @@
+"""Issue 11: the snapshot and log codecs are compiled from one table per record type.
+
+These tests walk a rich snapshot's JSON and damage every field of every record in
+turn, so a table (or the code compiled from it) that stops checking one field goes
+red here, with the path of the field in the error. They also pin the encoded-effects
+cache for a log older than the last save, and seating out of id order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import hiddenrole as hr
+from hiddenrole.games import redblue
+
+from ._builders2 import mini_rules, rich_engine, snap_bytes
+
+Path = tuple[str | int, ...]
+
+RECORDS = frozenset(
+    {
+        (),
+        ("log",),
+        ("log", "rules"),
+        ("log", "effects", "*"),
+        ("players", "*"),
+        ("round_context",),
+        ("round_context", "detours", "*"),
+        ("pending", "*"),
+        ("turns",),
+    }
+)
+"""JSON objects that are records (fixed keys); every other object is a map (vars, data, actors)."""
+SPARSE = ("log", "effects", "*")
+"""Effects leave out the fields at their default: only their type is required."""
+
+
+def shape(path: Path) -> Path:
+    return tuple("*" if isinstance(p, int) else p for p in path)
+
+
+def leaves(node: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every scalar, array and object of the document, with its path (the root excluded)."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for k, v in items:
+        yield (*path, k), v
+        yield from leaves(v, (*path, k))
+
+
+def text(path: Path) -> str:
+    """The location the decoder reports: ``snapshot.players[0].vars.camp``."""
+    out = "snapshot"
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def wrong(value: Any) -> Any:
+    """A JSON value of another type, that no field of that place accepts."""
+    if isinstance(value, bool):
+        return "true"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return 7
+    if isinstance(value, list):
+        return {}
+    if isinstance(value, dict):
+        return []
+    return 5  # null (winners of a running game)
+
+
+def edited(doc: Any, path: Path, change: Any) -> bytes:
+    copy = json.loads(json.dumps(doc))
+    node = copy
+    for p in path[:-1]:
+        node = node[p]
+    change(node, path[-1])
+    return json.dumps(copy, separators=(",", ":")).encode()
+
+
+@pytest.fixture(scope="module")
+def doc() -> Any:
+    return json.loads(snap_bytes(rich_engine()))
+
+
+def test_the_rich_snapshot_holds_every_record_type(doc: Any) -> None:
+    seen = {shape(p) for p, v in leaves(doc) if isinstance(v, dict)} | {()}
+    assert seen >= RECORDS, sorted(RECORDS - seen, key=str)
+
+
+def test_every_field_of_every_record_is_type_checked_and_named(doc: Any) -> None:
+    checked = 0
+    for path, value in leaves(doc):
+        bad = edited(doc, path, lambda node, key, v=value: node.__setitem__(key, wrong(v)))
+        with pytest.raises(hr.InvalidSnapshot) as info:
+            hr.Snapshot.from_json(bad)
+        assert text(path) in info.value.message, (path, info.value.message)
+        checked += 1
+    assert checked > 150
+
+
+def test_every_record_refuses_an_unknown_field_and_a_missing_one(doc: Any) -> None:
+    records = [((), doc)] + [(p, v) for p, v in leaves(doc) if isinstance(v, dict) and shape(p) in RECORDS]
+    for path, record in records:
+        bad = edited(doc, (*path, "zz_unexpected"), lambda node, k: node.__setitem__(k, "1"))
+        with pytest.raises(hr.InvalidSnapshot, match="unknown field"):
+            hr.Snapshot.from_json(bad)
+        required = ["type"] if shape(path) == SPARSE else list(record)
+        for key in required:
+            bad = edited(doc, (*path, key), lambda node, k: node.pop(k))
+            with pytest.raises(hr.InvalidSnapshot):
+                hr.Snapshot.from_json(bad)
+
+
+def test_decoding_then_encoding_gives_the_same_bytes_and_restores(doc: Any) -> None:
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    snap = hr.Snapshot.from_json(raw)
+    assert snap.to_json() == raw
+    assert hr.Snapshot.from_dict(snap.to_dict()) == snap
+    assert hr.Engine.restore(mini_rules(), raw).snapshot().to_json() == raw
+
+
+def test_a_log_older_than_the_last_save_encodes_its_own_effects() -> None:
+    """The cache encodes each save's new effects together: a log whose end falls inside
+    such a batch still gets exactly its own bytes."""
+    engine = redblue.new_game(3, 3)
+    engine.start()
+    early = engine.log()  # not encoded yet
+    for pid in engine.alive_player_ids():
+        engine.submit(pid, redblue.VOTE, [next(p for p in engine.alive_player_ids() if p != pid)])
+    engine.end_phase()
+    later = engine.log()
+    assert len(later.effects) > len(early.effects)
+    later_bytes = later.to_json()  # one batch, past the end of `early`
+    plain = hr.GameLog(early.rules_name, early.rules_version, early.effects)
+    assert early.to_json() == plain.to_json()
+    assert later.to_json() == later_bytes == hr.GameLog(later.rules_name, later.rules_version, later.effects).to_json()
+    assert hr.GameLog.from_json(early.to_json()).effects == early.effects
+
+
+def test_players_seated_out_of_id_order_are_listed_and_seen_in_id_order() -> None:
+    engine = hr.Engine(redblue.rules())
+    for pid, role in (("r2", redblue.RED), ("b1", redblue.BLUE), ("r1", redblue.RED), ("a0", redblue.BLUE)):
+        engine.add_player(pid, role)
+    assert engine.player_ids() == ("a0", "b1", "r1", "r2")
+    view = engine.player_view("r1")
+    assert [p.id for p in view.players] == ["a0", "b1", "r1", "r2"]
+    assert {p.id: p.role for p in view.players if p.role}["r1"] == redblue.RED
+    engine.start()
+    replayed = hr.Engine.replay(engine.rules, engine.log().to_json())
+    assert replayed.player_ids() == engine.player_ids()
+    assert replayed.player_view("r1") == engine.player_view("r1")
