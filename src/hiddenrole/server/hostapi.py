@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import hiddenrole as hr
+from hiddenrole.agents import Observation, observe
 from hiddenrole.host import (
     END_PHASE,
     GameDefinition,
@@ -159,6 +160,10 @@ class Game:
     def view(self, reader: Reader) -> dict[str, Any]:
         """The reader's view as JSON-ready data, with its own version."""
         return self._table.view(reader).to_dict()
+
+    def observation(self, seat: str, error: str = "") -> Observation:
+        """The seat's agent observation, built from the very view :meth:`view` returns now."""
+        return observe(self._table.view(seat), self._table.rules.config, error)
 
     def since(self, reader: Reader, version: int) -> Notice:
         """Everything the reader saw after ``version`` (for a reconnect)."""

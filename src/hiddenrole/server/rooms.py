@@ -31,13 +31,17 @@ from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableLog
 
 from . import wire
 from .hostapi import SPECTATOR, Game, Notice, Reader
-from .limits import MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS
+from .limits import DEFAULT_AGENT, MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS, SHUTDOWN_GRACE
 from .storage import Conflict, Store, StoredTable, TableNotFound
 from .storage.records import FINISHED, OPEN, PAUSED, PLAYING
 
 __all__ = ["Clock", "RealClock", "Conn", "Room", "Hub", "TableSettings", "Metrics"]
 
 _log = logging.getLogger("hiddenrole.server")
+
+SHUTDOWN_CODE = 1001
+"""WebSocket close code on graceful shutdown ("going away"; TCP clients get it in a final ``bye`` line)."""
+SHUTDOWN_REASON = "the server is shutting down: reconnect and resync"
 
 SEAT_KINDS = frozenset({"act", "say", "end-turn", "delay-turn", "undo"})
 """Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
@@ -73,6 +77,9 @@ class TableSettings(msgspec.Struct, forbid_unknown_fields=True):
     bot_delay: tuple[float, float] = (0.0, 0.5)
     takeover: float | None = None
     bot_seed: int = 0
+    agent: str = DEFAULT_AGENT
+    """The :mod:`hiddenrole.agents` agent server-side bots run (``agents`` names one per seat)."""
+    agents: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Conn(Protocol):
@@ -315,6 +322,8 @@ class Room:
             return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
         if key in self.refusals:
             return self.refusals[key]
+        if self.hub.closing:
+            return self._refusal(msg.id, wire.SHUTTING_DOWN, "the server is shutting down: reconnect and retry", seat)
         if msg.kind not in SEAT_KINDS:
             return self._remember(key, self._refusal(msg.id, "INVALID_MOVE", f"a seat cannot send {msg.kind!r}", seat))
         if self.status == PAUSED:
@@ -531,6 +540,10 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.bot_hooks: list[Callable[[Room], None]] = []
         self.presence_hooks: list[Callable[[Room, str, bool], None]] = []
+        self.sessions: set[Any] = set()
+        """Every open client connection (graceful shutdown closes each with a reason)."""
+        self.closing = False
+        """Shutting down: no new move is taken (``SHUTTING_DOWN``)."""
 
     async def start(self) -> None:
         """Listen for other processes' commits and re-arm every stored deadline."""
@@ -590,6 +603,22 @@ class Hub:
     def seat_absent(self, room: Room, seat: str) -> None:
         for hook in self.presence_hooks:
             hook(room, seat, False)
+
+    async def drain(self, code: int = SHUTDOWN_CODE, reason: str = SHUTDOWN_REASON) -> None:
+        """Graceful shutdown: take no new move, let every move in flight finish (stored, acknowledged,
+        pushed), then close every connection with ``code`` and ``reason`` once its queue is sent."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SHUTDOWN_GRACE
+        for room in list(self.rooms.values()):
+            async with room.lock:  # a move in flight holds it until it is acknowledged and pushed
+                await room.stop()
+        while any(s.handling for s in self.sessions) and loop.time() < until:
+            await asyncio.sleep(0.01)
+        await asyncio.gather(
+            *(s.close_gracefully(code, reason, max(0.1, until - loop.time())) for s in list(self.sessions)),
+            return_exceptions=True,
+        )
 
     async def close(self) -> None:
         if self._unlisten is not None:

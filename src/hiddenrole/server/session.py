@@ -15,7 +15,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from . import wire
-from .limits import HELLO_TIMEOUT, MAX_FRAME_BYTES, MAX_OUTBOX, MAX_STRIKES, RATE_BURST, RATE_PER_SECOND
+from .limits import (
+    HELLO_TIMEOUT,
+    MAX_FRAME_BYTES,
+    MAX_OUTBOX,
+    MAX_STRIKES,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    SHUTDOWN_GRACE,
+)
 from .rooms import Hub, Room
 from .storage import TableNotFound
 
@@ -62,10 +70,13 @@ class Session:
         self.wants_views = False
         self.room: Room | None = None
         self.spectator = False
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_OUTBOX)
+        self.outbox: asyncio.Queue[bytes | tuple[int, str] | None] = asyncio.Queue(MAX_OUTBOX)
         self.limit = RateLimit()
         self.strikes = 0
         self.closing = False
+        self.handling = False
+        """A message is being answered (graceful shutdown waits for it)."""
+        self._writer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ pushing (called by the room)
 
@@ -89,15 +100,35 @@ class Session:
             if data is None:
                 await self._close(1008, "too slow: reconnect and resync")
                 return
+            if isinstance(data, tuple):  # close, once everything queued before has been sent
+                await self._close(*data)
+                return
             await self._send(data)
+
+    async def close_gracefully(self, code: int, reason: str, timeout: float = SHUTDOWN_GRACE) -> None:
+        """Send everything already queued, then close with ``code`` and ``reason`` (graceful shutdown)."""
+        if self.closing:
+            return
+        self.closing = True
+        writer = self._writer_task
+        try:
+            if writer is None or writer.done():
+                raise asyncio.QueueFull
+            self.outbox.put_nowait((code, reason))
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+        except (asyncio.QueueFull, TimeoutError):
+            with contextlib.suppress(Exception):
+                await self._close(code, reason)
 
     # ------------------------------------------------------------------ reading
 
     async def run(self, messages: AsyncIterator[bytes | str]) -> None:
-        writer = asyncio.get_running_loop().create_task(self._writer())
+        writer = self._writer_task = asyncio.get_running_loop().create_task(self._writer())
+        self.hub.sessions.add(self)
         try:
             await self._read(messages)
         finally:
+            self.hub.sessions.discard(self)
             if self.room is not None:
                 self.room.detach(self)
             if not self.closing:
@@ -117,7 +148,11 @@ class Session:
                     raw = await it.__anext__()
             except (TimeoutError, StopAsyncIteration):
                 return
-            await self.handle(raw)
+            self.handling = True
+            try:
+                await self.handle(raw)
+            finally:
+                self.handling = False
             if self.strikes > MAX_STRIKES:
                 await self.flush_and_close(1008, "too many refused messages")
                 return
@@ -126,7 +161,7 @@ class Session:
         self.closing = True
         while not self.outbox.empty():
             data = self.outbox.get_nowait()
-            if data is not None:
+            if isinstance(data, bytes):
                 await self._send(data)
         await self._close(code, reason)
 
@@ -145,6 +180,9 @@ class Session:
             msg = wire.decode(raw)
         except wire.WireError as exc:
             self._strike(exc.code, exc.message)
+            return
+        if self.hub.closing:
+            self.reply(wire.error(wire.SHUTTING_DOWN, "the server is shutting down: reconnect and retry"))
             return
         try:
             if isinstance(msg, wire.Hello):

@@ -38,6 +38,7 @@ __all__ = [
     "SEAT_TAKEN",
     "SPECTATOR_CANNOT_ACT",
     "INTERNAL",
+    "SHUTTING_DOWN",
 ]
 
 BAD_MESSAGE: Final = "BAD_MESSAGE"
@@ -58,6 +59,8 @@ FORBIDDEN_ORIGIN: Final = "FORBIDDEN_ORIGIN"
 SEAT_TAKEN: Final = "SEAT_TAKEN"
 SPECTATOR_CANNOT_ACT: Final = "SPECTATOR_CANNOT_ACT"
 INTERNAL: Final = "INTERNAL"
+SHUTTING_DOWN: Final = "SHUTTING_DOWN"
+"""The server is shutting down: the message was not handled (reconnect, then send it again)."""
 
 MoveId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
