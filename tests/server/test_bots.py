@@ -29,7 +29,7 @@ def test_bots_play_with_the_named_agents_on_their_own_observation(server: Runnin
         def act(obs: Observation) -> Action:
             game = bot.room.game._table
             truth = observe(game.view(bot.seat), game.rules.config, obs.error)
-            action = inner(obs)
+            action: Action = inner(obs)
             seen.append((bot.seat, obs, truth, action))
             return action
 
