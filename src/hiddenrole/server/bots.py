@@ -92,6 +92,8 @@ class Bot:
     """
 
     wants_views = False
+    wants_board = False
+    board_sent: dict[str, Any] | None = None
     is_bot = True
 
     def __init__(self, room: Room, seat: str) -> None:

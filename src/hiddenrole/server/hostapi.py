@@ -161,6 +161,40 @@ class Game:
         """The reader's view as JSON-ready data, with its own version."""
         return self._table.view(reader).to_dict()
 
+    def board(self, reader: Reader) -> dict[str, Any]:
+        """The reader's view without its history (events, chat) or version: what a ``board`` client is pushed.
+
+        Built from the same view as :meth:`view`, key for key, but never walks the history;
+        the version is left out (the update carries it), so an unchanged board compares equal.
+        """
+        v = self._table.view(reader)
+        me = v.me
+        return {
+            "table": v.table,
+            "game": v.game,
+            "seat": v.seat,
+            "phase": v.phase,
+            "round": v.round,
+            "turn": v.turn,
+            "over": v.over,
+            "options": dict(v.options),
+            "players": [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in v.players],
+            "me": None
+            if me is None
+            else {
+                "seat": me.seat,
+                "role": me.role,
+                "camp": me.camp,
+                "alive": me.alive,
+                "allowed_skills": list(me.allowed_skills),
+                "teammates": list(me.teammates),
+                "role_info": dict(me.role_info),
+            },
+            "moves": list(v.moves),
+            "data": dict(v.data),
+            "outcome": None if v.outcome is None else v.outcome.to_dict(),
+        }
+
     def observation(self, seat: str, error: str = "") -> Observation:
         """The seat's agent observation, built from the very view :meth:`view` returns now."""
         return observe(self._table.view(seat), self._table.rules.config, error)

@@ -87,6 +87,11 @@ class Conn(Protocol):
 
     reader: Reader
     wants_views: bool
+    """Push the full view with every update."""
+    wants_board: bool
+    """Push the board (the view without its history) with an update when it changed."""
+    board_sent: dict[str, Any] | None
+    """The last board this connection holds (``wants_board`` only)."""
 
     def push(self, data: bytes, message: dict[str, Any]) -> None: ...
 
@@ -271,16 +276,30 @@ class Room:
             "events": list(n.events),
             "chat": list(n.chat),
         }
-        plain = wire.encode(base)
+        plain: bytes | None = None
         full: tuple[bytes, dict[str, Any]] | None = None
+        board: dict[str, Any] | None = None
+        boarded: tuple[bytes, dict[str, Any]] | None = None
         for c in list(conns):
             if c.wants_views:
                 if full is None:
                     m = {**base, "view": self.game.view(reader)}
                     full = (wire.encode(m), m)
                 c.push(*full)
-            else:
-                c.push(plain, base)
+                continue
+            if c.wants_board:
+                if board is None:
+                    board = self.game.board(reader)
+                if board != c.board_sent:  # the board is sent only when it changed for this connection
+                    c.board_sent = board
+                    if boarded is None:
+                        m = {**base, "board": board}
+                        boarded = (wire.encode(m), m)
+                    c.push(*boarded)
+                    continue
+            if plain is None:
+                plain = wire.encode(base)
+            c.push(plain, base)
 
     def _fan_out(self, notices: dict[Reader, Notice]) -> None:
         for reader in self.game.readers:

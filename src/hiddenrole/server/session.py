@@ -68,6 +68,9 @@ class Session:
         self._close = close
         self.reader: str | None = None
         self.wants_views = False
+        self.wants_board = False
+        self.board_sent: dict[str, Any] | None = None
+        """The last board this connection was sent (a ``board`` update is sent only when it changes)."""
         self.room: Room | None = None
         self.spectator = False
         self.outbox: asyncio.Queue[bytes | tuple[int, str] | None] = asyncio.Queue(MAX_OUTBOX)
@@ -193,6 +196,8 @@ class Session:
                 self.reply({"type": "pong"})
             elif isinstance(msg, wire.ViewReq):
                 self.reply(self.room.view_message(self.reader))
+                if self.wants_board:
+                    self.board_sent = self.room.game.board(self.reader)
             elif isinstance(msg, wire.MoveMsg):
                 await self._move(msg)
         except wire.WireError as exc:
@@ -227,6 +232,9 @@ class Session:
             self.reader = seat
             self.spectator = seat is None
             self.wants_views = msg.views
+            self.wants_board = msg.board and not msg.views
+            if self.wants_board:
+                self.board_sent = room.game.board(seat)
             self.room = room
             self.reply(welcome)
             room.attach(self)
@@ -253,6 +261,8 @@ class _Probe:
     """Stands for a connection while its welcome is built (before it is attached)."""
 
     wants_views = False
+    wants_board = False
+    board_sent: dict[str, Any] | None = None
 
     def __init__(self, reader: str | None) -> None:
         self.reader = reader

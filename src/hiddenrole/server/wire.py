@@ -71,7 +71,9 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     """First message on a connection: a seat token, or ``spectate`` for the public view.
 
     ``since``: the last version this client saw (a reconnect); the answer carries what came after.
-    ``views``: also push the full view with every update (bots and simple clients).
+    ``views``: also push the full view with every update (simple clients; it grows with the game).
+    ``board``: push, with an update, the view without its history (``events`` and ``chat``, which
+    the update itself carries) whenever it differs from the last one this connection was sent.
     """
 
     table: Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
@@ -79,6 +81,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     spectate: bool = False
     since: Version | None = None
     views: bool = False
+    board: bool = False
 
 
 class MoveMsg(msgspec.Struct, tag="move", tag_field="type", forbid_unknown_fields=True):
