@@ -81,6 +81,8 @@ class Game:
             table.subscribe(reader, self._hearer(reader))
         self.phase_serial = 0
         """Phases entered since the table opened (a phase entered again counts again)."""
+        self._options: dict[str, Any] | None = None
+        """The table's options as the views carry them (fixed for the table's life: built once)."""
 
     def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
         def hear(notice: HostNotice) -> None:
@@ -169,6 +171,8 @@ class Game:
         """
         v = self._table.view(reader)
         me = v.me
+        if self._options is None:
+            self._options = dict(v.options)
         return {
             "table": v.table,
             "game": v.game,
@@ -177,7 +181,7 @@ class Game:
             "round": v.round,
             "turn": v.turn,
             "over": v.over,
-            "options": dict(v.options),
+            "options": self._options,
             "players": [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in v.players],
             "me": None
             if me is None
