@@ -31,7 +31,7 @@ from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableLog
 
 from . import wire
 from .hostapi import SPECTATOR, Game, Notice, Reader
-from .limits import DEFAULT_AGENT, MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS, SHUTDOWN_GRACE
+from .limits import DEADLINE_STANDBY, DEFAULT_AGENT, MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS, SHUTDOWN_GRACE
 from .storage import Conflict, Store, StoredTable, TableNotFound
 from .storage.records import FINISHED, OPEN, PAUSED, PLAYING
 
@@ -150,6 +150,11 @@ class Room:
         self._closed = False
         self.game = self._rebuild(stored)
         self.bot_tasks: dict[str, Any] = {}
+        self.known_seq = self.game.seq
+        """The highest sequence number this process has heard of (other processes' notices)."""
+        self.owns_deadline = True
+        """This process set the current deadline, so it ends the phase on time; another process
+        waits ``DEADLINE_STANDBY`` longer (it takes over only if the owner is gone)."""
 
     # ------------------------------------------------------------------ building
 
@@ -176,7 +181,10 @@ class Room:
         before = {r: self.game.version(r) for r in self.game.readers}
         game = self._rebuild(stored)
         self.game = game
+        self.known_seq = max(self.known_seq, game.seq)
         self.status = stored.info.status
+        if stored.info.deadline != self.deadline:
+            self.owns_deadline = False
         self.deadline = stored.info.deadline
         self._wake.set()
         # Readers whose view moved on (moves another process made) get a fresh notice.
@@ -186,24 +194,31 @@ class Room:
 
     async def catch_up(self, seq: int) -> None:
         """Another process committed up to ``seq``: apply what we missed (in order) and push it."""
+        self.known_seq = max(self.known_seq, seq)
         async with self.lock:
-            if seq <= self.game.seq:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Apply the moves other processes stored after ours (the lock is held)."""
+        if self.known_seq <= self.game.seq:
+            return
+        missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
+        info = await asyncio.to_thread(self.hub.store.table_info, self.id)
+        logged = _logged(self.game.header.to_dict(), [m.move for m in missed]).moves
+        for m, lm in zip(missed, logged, strict=True):
+            if m.seq != self.game.seq + 1:
+                await self.reload()
                 return
-            missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
-            info = await asyncio.to_thread(self.hub.store.table_info, self.id)
-            logged = _logged(self.game.header.to_dict(), [m.move for m in missed]).moves
-            for m, lm in zip(missed, logged, strict=True):
-                if m.seq != self.game.seq + 1:
-                    await self.reload()
-                    return
-                notices = self.game.play(_move_of(lm))
-                if m.seat is not None and m.client_move_id is not None:
-                    self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
-                self._fan_out(notices)
-            self.status = info.status
-            self.deadline = info.deadline
-            self._phase_key = self._key_of(self.game)
-            self._wake.set()
+            notices = self.game.play(_move_of(lm))
+            if m.seat is not None and m.client_move_id is not None:
+                self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
+            self._fan_out(notices)
+        self.status = info.status
+        if info.deadline != self.deadline:
+            self.owns_deadline = False  # another process set it: it ends the phase on time
+        self.deadline = info.deadline
+        self._phase_key = self._key_of(self.game)
+        self._wake.set()
 
     # ------------------------------------------------------------------ reading
 
@@ -351,6 +366,7 @@ class Room:
             return self._refusal(msg.id, wire.TABLE_NOT_STARTED, "the table starts when every seat is taken", seat)
         if self.status == FINISHED and not self.game.over:
             return self._remember(key, self._refusal(msg.id, "GAME_ENDED", "the host ended the table", seat))
+        await self._catch_up()  # moves another process stored first: a move made on a stale game would conflict
         move = Move(msg.kind, seat, msg.skill, tuple(msg.targets), msg.text)
         try:
             notices = self.game.play(move, against=msg.against)
@@ -402,6 +418,7 @@ class Room:
         if key != self._phase_key or deadline != self.deadline:
             self._phase_key = key
             self.deadline = deadline
+            self.owns_deadline = True
             self._wake.set()
         self.status = status
 
@@ -473,7 +490,8 @@ class Room:
             if deadline is None or self.status == PAUSED or self.game.over:
                 await self._wake.wait()
                 continue
-            sleeper = asyncio.ensure_future(clock.sleep_until(deadline))
+            standby = 0.0 if self.owns_deadline else DEADLINE_STANDBY
+            sleeper = asyncio.ensure_future(clock.sleep_until(deadline + standby))
             waker = asyncio.ensure_future(self._wake.wait())
             done, pending = await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
             for p in pending:
@@ -481,6 +499,7 @@ class Room:
             if sleeper not in done:
                 continue
             async with self.lock:
+                await self._catch_up()
                 due = self.deadline == deadline and self.status != PAUSED and not self.game.over
                 if due and await self._host_end_phase():
                     await self._settle()
@@ -583,6 +602,7 @@ class Hub:
     def _schedule_catch_up(self, table: str, seq: int) -> None:
         room = self.rooms.get(table)
         if room is not None and seq > room.game.seq:
+            room.known_seq = max(room.known_seq, seq)
             asyncio.get_running_loop().create_task(room.catch_up(seq))
 
     async def room(self, table_id: str) -> Room:
