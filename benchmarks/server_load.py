@@ -10,7 +10,7 @@ update instead). Each living seat also says ``TALK`` lines per talking phase.
 
 Deadlines: werewolf's night phases have secret actors and never end early (by design),
 so they last their whole deadline; the benchmark gives every phase ``--phase`` seconds
-(0.2 s: short, so nights pass quickly; much shorter and, once acknowledgements take longer than
+(0.2 s by default: short, so nights pass quickly; much shorter and, once acknowledgements take longer than
 a phase, most phases end before anyone acted, and ending phases is all the server does) and the
 day 1 s (the vote ends as soon as every living seat has voted). A finished
 table is replaced by a new one until ``--seconds`` are up. Every ack is durable: the
@@ -58,7 +58,9 @@ from hiddenrole.server.bots import choices
 
 SEATS = 9
 TALK = 5
-"""Lines each living seat says per phase where it may speak (table talk between the votes), sent together."""
+"""Lines each living seat says per phase where it may speak (table talk between the votes)."""
+BURST: list[bool] = []
+"""``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
 
 
 def _free_port() -> int:
@@ -171,7 +173,10 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                 continue
             options = choices(config, v, rng)
             said = talk.get(key[:2], 0)
-            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
+            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"] and not BURST:
+                talk[key[:2]] = said + 1
+                options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
+            elif not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
                 # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
                 talk[key[:2]] = TALK
                 acted.add(key)
@@ -190,8 +195,9 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                 n += 1
                 mid = f"m{n}"
                 sent[mid] = time.perf_counter()
+                against = {} if options[0]["kind"] == "say" else {"against": m["version"]}  # talk needs no fresh view
                 try:
-                    await ws.send(json.dumps({"type": "move", "id": mid, "against": m["version"], **options[0]}))
+                    await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
                 except ConnectionClosed:
                     stats.dropped += 1
                     return False
@@ -242,8 +248,12 @@ CONFIG: list[Any] = []
 """The werewolf phase configuration the clients read (built once: building rules is not free)."""
 
 
-def clients(pipe: Any, servers: list[Endpoint], tables: list[int], phase: float, seconds: float, views: bool) -> None:
+def clients(
+    pipe: Any, servers: list[Endpoint], tables: list[int], phase: float, seconds: float, views: bool, burst: bool
+) -> None:
     """One client process: open its tables' seats, say ready, wait for go, play, send the stats back."""
+    if burst:
+        BURST.append(True)
     if views:
         VIEWS.clear()
         VIEWS["views"] = True
@@ -267,7 +277,14 @@ def clients(pipe: Any, servers: list[Endpoint], tables: list[int], phase: float,
 
 
 def run(
-    label: str, dbs: list[str], tables: int, seconds: float, phase: float, n_clients: int, views: bool
+    label: str,
+    dbs: list[str],
+    tables: int,
+    seconds: float,
+    phase: float,
+    n_clients: int,
+    views: bool,
+    burst: bool = False,
 ) -> dict[str, Any]:
     servers = [Server(db) for db in dbs]
     ctx = mp.get_context("spawn")
@@ -279,7 +296,7 @@ def run(
         for k in range(max(1, min(n_clients, tables))):
             mine, theirs = ctx.Pipe()
             share = list(range(k, tables, max(1, min(n_clients, tables))))
-            proc = ctx.Process(target=clients, args=(theirs, ends, share, phase, seconds, views), daemon=True)
+            proc = ctx.Process(target=clients, args=(theirs, ends, share, phase, seconds, views, burst), daemon=True)
             proc.start()
             procs.append(proc)
             pipes.append(mine)
@@ -321,6 +338,7 @@ def run(
         "tables": tables,
         "seats": SEATS,
         "pushed": "views" if views else "board",
+        "talk": "burst" if burst else "one at a time",
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
@@ -370,6 +388,7 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=2, help="client processes (the tables are split between them)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per store; the median run is reported")
     ap.add_argument("--views", action="store_true", help="clients ask for the full view with every update")
+    ap.add_argument("--burst", action="store_true", help="a seat sends all its talk lines for a phase at once")
     ap.add_argument(
         "--stores",
         default="sqlite,postgresql,postgresql2",
@@ -387,7 +406,7 @@ def main() -> int:
     if args.no_postgres:
         stores -= {"postgresql", "postgresql2"}
     results = []
-    rest = (args.tables, args.seconds, args.phase, args.clients, args.views)
+    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst)
     with tempfile.TemporaryDirectory() as tmp:
         if "sqlite" in stores:
             results.append(repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest))
