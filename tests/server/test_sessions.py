@@ -286,3 +286,44 @@ def test_the_log_and_seed_are_never_sent_during_play(server: Running, store: Sto
     seed = str(store.load_table(table).header["seed"])
     for f in frames:
         assert seed.encode() not in f and b'"seed"' not in f and b'"moves":[{' not in f
+
+
+def test_board_updates_rebuild_the_view_exactly(server: Running) -> None:
+    """A ``board`` client's welcome view, plus each update's events, chat, version and (changed) board,
+    is the view a ``view`` request then answers, key for key; and a board comes only when it changed."""
+
+    async def go() -> None:
+        table, me = _table(server)
+        c = await Client.ws(server)
+        welcome = await c.hello(table, me["token"], board=True)
+        state = dict(welcome["view"])
+        updates = boards = 0
+        last_board: dict[str, Any] | None = None
+        while updates < 12:
+            m = await c.recv()
+            if m["type"] != "update":
+                continue
+            updates += 1
+            assert "view" not in m
+            if "board" in m:
+                boards += 1
+                assert m["board"] != last_board, "an unchanged board was sent again"
+                last_board = m["board"]
+                assert not {"events", "chat", "version"} & set(m["board"])
+                state.update(m["board"])
+            state["events"] = state["events"] + m["events"]
+            state["chat"] = state["chat"] + m["chat"]
+            state["version"] = m["version"]
+        await c.send(type="view")
+        while (m := await c.recv())["type"] != "view":
+            assert m["type"] == "update"
+            if "board" in m:
+                state.update(m["board"])
+            state["events"] = state["events"] + m["events"]
+            state["chat"] = state["chat"] + m["chat"]
+            state["version"] = m["version"]
+        assert state == m["view"] and m["version"] == state["version"]
+        assert boards > 0
+        await c.close()
+
+    asyncio.run(go())

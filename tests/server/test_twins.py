@@ -49,6 +49,8 @@ class World:
         self.table = made["table"]
         self.p1 = join(self.srv, self.table, "p1")["token"]
         self.frames: list[tuple[int, bytes]] = []
+        self.board_frames: list[tuple[int, bytes]] = []
+        """What p1's second connection receives: it asked for ``board`` pushes."""
         self.public: list[tuple[int, str]] = []
         self.tick = 0
 
@@ -58,8 +60,10 @@ class World:
 
     async def watch(self) -> list[asyncio.Task[None]]:
         me = await Client.ws(self.srv)
+        me_board = await Client.ws(self.srv)
         spec = await Client.ws(self.srv)
         await me.send(type="hello", table=self.table, token=self.p1)
+        await me_board.send(type="hello", table=self.table, token=self.p1, board=True)
         await spec.send(type="hello", table=self.table, spectate=True, views=True)
         await asyncio.sleep(SETTLE)
         join(self.srv, self.table, "p2")  # an idle human (never connects, never acts); the game starts now
@@ -69,6 +73,11 @@ class World:
                 await me.recv(1000)
                 self.frames.append((self.tick, me.received[-1].replace(self.table.encode(), b"T")))
 
+        async def mine_board() -> None:
+            while True:
+                await me_board.recv(1000)
+                self.board_frames.append((self.tick, me_board.received[-1].replace(self.table.encode(), b"T")))
+
         async def public() -> None:
             while True:
                 m = await spec.recv(1000)
@@ -76,7 +85,7 @@ class World:
                     self.public.append((self.tick, json.dumps(m["view"], sort_keys=True).replace(self.table, "T")))
 
         loop = asyncio.get_running_loop()
-        return [loop.create_task(mine()), loop.create_task(public())]
+        return [loop.create_task(mine()), loop.create_task(mine_board()), loop.create_task(public())]
 
 
 @pytest.fixture
@@ -122,6 +131,12 @@ def run_twins(a: World, b: World) -> tuple[str | None, int]:
     mine_b = [f for f in b.frames if f[0] < public_tick]
     if mine_a != mine_b:
         return f"p1's input differs before tick {public_tick}", len(mine_a)
+    board_a = [f for f in a.board_frames if f[0] < public_tick]
+    board_b = [f for f in b.board_frames if f[0] < public_tick]
+    if board_a != board_b:
+        return f"p1's board pushes differ before tick {public_tick}", len(board_a)
+    if not any(b'"board"' in f for _, f in board_a):
+        return "p1's board connection was never sent a board", 0
     return None, len(mine_a)
 
 
@@ -146,3 +161,18 @@ def test_planted_early_end_of_secret_phases_is_caught(
     a, b = worlds
     leak, _ = run_twins(a, b)
     assert leak is not None
+
+
+def test_planted_leak_in_the_board_is_caught(worlds: tuple[World, World], monkeypatch: pytest.MonkeyPatch) -> None:
+    real = hostapi.Game.board
+
+    def leaky(self: Any, reader: Any) -> dict[str, Any]:
+        board = real(self, reader)
+        # a hidden fact: whether p2 is the guard
+        board["leak"] = any(p.role == "GUARD" and p.id == "p2" for p in self._table.inspect().all_players())
+        return board
+
+    monkeypatch.setattr(hostapi.Game, "board", leaky)
+    a, b = worlds
+    leak, _ = run_twins(a, b)
+    assert leak is not None and "board" in leak

@@ -211,6 +211,8 @@ class Table:
         self.seats: tuple[str, ...] = _check_seats(definition, header.seats)
         self._seat_set = frozenset(self.seats)
         self._view_options: Mapping[str, Any] = MappingProxyType(dict(self.options))
+        self._default_prefs = self.definition.resolve_preferences(None)
+        """A reader's preferences when it gives none (resolved once: views are read often)."""
         _check_seed(header.seed)
         _check_table_id(header.table)
         self._publisher = publisher
@@ -352,7 +354,7 @@ class Table:
         A spectator sees public information only: no role the game has not made public,
         only events and chat that every seat (every living seat, for chat) received.
         """
-        prefs = self.definition.resolve_preferences(preferences)
+        prefs = self._default_prefs if preferences is None else self.definition.resolve_preferences(preferences)
         with self._lock:
             view = self._reader(seat).view(self.id, self.definition.name, self._view_options)
         arrange = self.definition.arrange

@@ -26,9 +26,17 @@ import hiddenrole as hr
 from hiddenrole.host import GameDefinition, Option, OptionKind
 
 from . import web, wire
-from .bots import Bot
+from .bots import Bot, check_agent
 from .hostapi import Game, definition, game_names
-from .limits import DEFAULT_BOT_DELAY, MAX_BOT_DELAY, MAX_HTTP_BODY_BYTES, MAX_TABLES_LISTED, MAX_TIMEOUT, MIN_TIMEOUT
+from .limits import (
+    DEFAULT_AGENT,
+    DEFAULT_BOT_DELAY,
+    MAX_BOT_DELAY,
+    MAX_HTTP_BODY_BYTES,
+    MAX_TABLES_LISTED,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+)
 from .rooms import Hub, Room, TableSettings
 from .session import Session
 from .storage import FINISHED, OPEN, PLAYING, SeatUnavailable, Store, TableNotFound
@@ -63,6 +71,10 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     bot_delay: tuple[float, float] | None = None
     takeover: float | None = None
     seed: int | None = None
+    agent: str | None = None
+    """The agent server-side bots run: ``random`` (the default), ``heuristic`` or ``pass``."""
+    agents: dict[str, str] = msgspec.field(default_factory=dict)
+    """An agent per bot seat, overriding ``agent``."""
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -238,9 +250,15 @@ class Lobby:
         except hr.GameError as exc:
             return _fail(400, exc.code, exc.message)
         table_id = game.id
-        unknown = sorted(set(body.bots) - set(game.seats))
+        unknown = sorted((set(body.bots) | set(body.agents)) - set(game.seats))
         if unknown:
             return _fail(400, "SEAT_NOT_FOUND", f"no seats {unknown} at this table")
+        agent = body.agent or DEFAULT_AGENT
+        try:
+            for name in sorted({agent, *body.agents.values()}):
+                check_agent(name, d.name)
+        except hr.GameError as exc:
+            return _fail(400, exc.code, exc.message)
         settings = TableSettings(
             spectators=body.spectators,
             timeouts=dict(body.timeouts),
@@ -248,6 +266,8 @@ class Lobby:
             bot_delay=(float(delay[0]), float(delay[1])),
             takeover=body.takeover,
             bot_seed=secrets.randbelow(2**53),
+            agent=agent,
+            agents=dict(sorted(body.agents.items())),
         )
         humans = set(game.seats) - set(body.bots)
         deadline = None if humans else self.hub.clock.now() + _first_timeout(game, settings)

@@ -1,8 +1,9 @@
 """Server-side bots: a seat played by the server through the same path as a remote client.
 
 A bot is a connection of its seat: it receives exactly the messages a client of that
-seat would (welcome, updates with the view), decides from that view and the public
-phase configuration only, and sends its move with the version it decided on. Its delay
+seat would (welcome, updates), decides with one of the arena's agents
+(:func:`hiddenrole.agents.make_agent`) on the seat's observation (its view, as a
+client asking for it gets it), and sends its move with the version it decided on. Its delay
 before acting is drawn from a stream seeded by the table's bot seed and *public* facts
 (seat, phase, round), never from the game's chance and never from anything hidden, so
 how long a bot takes says nothing about its role.
@@ -18,15 +19,26 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import hiddenrole as hr
-from hiddenrole.agents import LegalAction, legal_actions, random_targets
+from hiddenrole.agents import (
+    Action,
+    Agent,
+    LegalAction,
+    Observation,
+    UnknownAgent,
+    legal_actions,
+    make_agent,
+    random_targets,
+    seat_rng,
+)
 
+from .limits import MAX_TEXT_CHARS, SERVER_AGENTS
 from .storage import PLAYING
 from .wire import MoveMsg
 
 if TYPE_CHECKING:
     from .rooms import Room
 
-__all__ = ["Bot", "choices"]
+__all__ = ["Bot", "choices", "agent_for", "check_agent"]
 
 _log = logging.getLogger("hiddenrole.server.bots")
 
@@ -70,9 +82,18 @@ def choices(config: hr.Config, view: dict[str, Any], rng: random.Random) -> list
 
 
 class Bot:
-    """Plays one seat of a room until stopped."""
+    """Plays one seat of a room until stopped, deciding with an agent of :mod:`hiddenrole.agents`.
 
-    wants_views = True
+    The agent is the arena's own (:func:`~hiddenrole.agents.make_agent`: ``random``,
+    ``heuristic``, ``pass``) and gets the seat's :class:`~hiddenrole.agents.Observation`,
+    built from exactly the view a client of the seat is sent when it asks for it. The bot
+    is pushed its seat's updates like any connection (not the view with each: it asks
+    for the view when an update says its seat's view moved on, as a thin client would).
+    """
+
+    wants_views = False
+    wants_board = False
+    board_sent: dict[str, Any] | None = None
     is_bot = True
 
     def __init__(self, room: Room, seat: str) -> None:
@@ -84,17 +105,18 @@ class Bot:
         self._task: asyncio.Task[None] | None = None
         self._moves = 0
         seed = room.settings.bot_seed
-        self._choice_rng = random.Random(f"{seed}:{room.id}:{seat}:choices")
         self._seed = seed
+        self.agent_name = agent_for(room.settings, seat)
+        # The agent's own stream: from the bot seed (never the game's chance), table and seat.
+        self.agent: Agent = make_agent(
+            self.agent_name, room.game.header.game, seat, seat_rng(seed, f"{room.id}:{seat}")
+        )
 
     # A bot is a connection of its seat.
     def push(self, data: bytes, message: dict[str, Any]) -> None:
-        if "view" in message:
+        kind = message.get("type")
+        if kind in ("welcome", "update", "view", "table"):
             self._latest = message
-            self._wake.set()
-        elif message.get("type") == "table" and self._latest is not None:
-            # paused, resumed or started: decide again on the view we hold
-            self._latest = {**self._latest, "paused": message["paused"]}
             self._wake.set()
 
     def start(self) -> None:
@@ -110,11 +132,16 @@ class Bot:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def _delay(self, view: dict[str, Any], attempt: int) -> float:
+    def _delay(self, obs: Observation, attempt: int) -> float:
         """Seconds to wait: a function of public facts and the bot seed only."""
         lo, hi = self.room.settings.bot_delay
-        rng = random.Random(f"{self._seed}:{self.room.id}:{self.seat}:{view['phase']}:{view['round']}:{attempt}")
+        rng = random.Random(f"{self._seed}:{self.room.id}:{self.seat}:{obs.phase}:{obs.round}:{attempt}")
         return rng.uniform(lo, hi)
+
+    def _observe(self, error: str = "") -> tuple[int, Observation]:
+        """The seat's version and observation now: what a ``view`` request would answer, as an observation."""
+        game = self.room.game
+        return game.version(self.seat), game.observation(self.seat, error)
 
     async def _run(self) -> None:
         clock = self.room.hub.clock
@@ -122,35 +149,64 @@ class Bot:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            msg = self._latest
-            if msg is None:
+            if self._latest is None or self.room.status != PLAYING:
                 continue
-            view = msg["view"]
-            if view.get("over"):
+            version, obs = self._observe()
+            if obs.over:
                 return
-            if msg.get("paused") or self.room.status != PLAYING:
-                continue
-            key = (view["phase"], view["round"])
+            key = (obs.phase, obs.round)
             attempt = tried.get(key, 0)
-            if attempt >= MAX_TRIES:
-                continue
-            options = choices(self.room.game.rules.config, view, self._choice_rng)
-            if not options:
+            talk = bool(getattr(self.agent, "talks", False)) and obs.can_say
+            my_turn = obs.turn == self.seat
+            if attempt >= MAX_TRIES or not (obs.legal or talk or my_turn):
                 continue
             tried[key] = attempt + 1
-            await clock.sleep_until(clock.now() + self._delay(view, attempt))
-            if self._latest is not msg:  # the view moved on while we waited: decide again
-                self._wake.set()
+            await clock.sleep_until(clock.now() + self._delay(obs, attempt))
+            if self.room.game.version(self.seat) != version or self.room.status != PLAYING:
+                self._wake.set()  # the view moved on while we waited: decide again
                 continue
-            for option in options:
-                self._moves += 1
-                move = MoveMsg(id=f"bot-{self._moves}", against=msg["version"], **option)
-                try:
-                    reply = await self.room.submit(self, self.seat, move)
-                except Exception:
-                    _log.exception("bot move failed", extra={"table": self.room.id, "seat": self.seat})
-                    return
-                if reply["type"] == "ack":
+            error = ""
+            for _ in range(MAX_TRIES):
+                if error:
+                    version, obs = self._observe(error)
+                action = self.agent.act(obs)
+                error = await self._play(obs, version, action)
+                if not error:
                     break
-                if reply.get("code") == "STALE_MOVE":
-                    break
+
+    async def _play(self, obs: Observation, version: int, action: Action) -> str:
+        """Send the agent's answer through the seat's move path; the refusal's message, or ``""``."""
+        try:
+            obs.check(action)
+        except hr.GameError as exc:
+            return exc.message
+        moves: list[dict[str, Any]] = []
+        if action.say and obs.can_say:
+            moves.append({"kind": "say", "text": action.say[:MAX_TEXT_CHARS]})
+        if action.skill is not None:
+            moves.append({"kind": "act", "skill": action.skill, "targets": list(action.targets), "against": version})
+        elif obs.turn == self.seat:
+            moves.append({"kind": "end-turn", "against": version})
+        for option in moves:
+            self._moves += 1
+            move = MoveMsg(id=f"bot-{self._moves}", **option)
+            try:
+                reply = await self.room.submit(self, self.seat, move)
+            except Exception:
+                _log.exception("bot move failed", extra={"table": self.room.id, "seat": self.seat})
+                return ""
+            if reply["type"] == "refused" and option["kind"] != "say":
+                return "" if reply.get("code") == "STALE_MOVE" else str(reply.get("message", ""))
+        return ""
+
+
+def agent_for(settings: Any, seat: str) -> str:
+    """The agent name that plays ``seat`` at a table with these settings (``agents`` overrides ``agent``)."""
+    return str(settings.agents.get(seat, settings.agent))
+
+
+def check_agent(name: str, game: str) -> None:
+    """Refuse (``UnknownAgent``) a bot agent the server does not run, or one that does not play ``game``."""
+    if name not in SERVER_AGENTS:
+        raise UnknownAgent(f"server bots are {', '.join(SERVER_AGENTS)}, not {name!r}")
+    make_agent(name, game, "p1", random.Random(0))

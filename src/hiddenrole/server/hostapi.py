@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import hiddenrole as hr
+from hiddenrole.agents import Observation, observe
 from hiddenrole.host import (
     END_PHASE,
     GameDefinition,
@@ -80,6 +81,8 @@ class Game:
             table.subscribe(reader, self._hearer(reader))
         self.phase_serial = 0
         """Phases entered since the table opened (a phase entered again counts again)."""
+        self._options: dict[str, Any] | None = None
+        """The table's options as the views carry them (fixed for the table's life: built once)."""
 
     def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
         def hear(notice: HostNotice) -> None:
@@ -159,6 +162,46 @@ class Game:
     def view(self, reader: Reader) -> dict[str, Any]:
         """The reader's view as JSON-ready data, with its own version."""
         return self._table.view(reader).to_dict()
+
+    def board(self, reader: Reader) -> dict[str, Any]:
+        """The reader's view without its history (events, chat) or version: what a ``board`` client is pushed.
+
+        Built from the same view as :meth:`view`, key for key, but never walks the history;
+        the version is left out (the update carries it), so an unchanged board compares equal.
+        """
+        v = self._table.view(reader)
+        me = v.me
+        if self._options is None:
+            self._options = dict(v.options)
+        return {
+            "table": v.table,
+            "game": v.game,
+            "seat": v.seat,
+            "phase": v.phase,
+            "round": v.round,
+            "turn": v.turn,
+            "over": v.over,
+            "options": self._options,
+            "players": [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in v.players],
+            "me": None
+            if me is None
+            else {
+                "seat": me.seat,
+                "role": me.role,
+                "camp": me.camp,
+                "alive": me.alive,
+                "allowed_skills": list(me.allowed_skills),
+                "teammates": list(me.teammates),
+                "role_info": dict(me.role_info),
+            },
+            "moves": list(v.moves),
+            "data": dict(v.data),
+            "outcome": None if v.outcome is None else v.outcome.to_dict(),
+        }
+
+    def observation(self, seat: str, error: str = "") -> Observation:
+        """The seat's agent observation, built from the very view :meth:`view` returns now."""
+        return observe(self._table.view(seat), self._table.rules.config, error)
 
     def since(self, reader: Reader, version: int) -> Notice:
         """Everything the reader saw after ``version`` (for a reconnect)."""

@@ -40,8 +40,15 @@ MAX_TIMEOUT: Final = 86_400.0
 """Longest phase deadline a table may set, in seconds."""
 DEFAULT_BOT_DELAY: Final = (0.0, 0.5)
 """Seconds a server-side bot waits before acting (drawn from its own stream), unless the table says."""
+SERVER_AGENTS: Final = ("heuristic", "pass", "random")
+"""Agents a table may seat as server-side bots (``hiddenrole.agents`` names; ``llm`` would block the server)."""
+DEFAULT_AGENT: Final = "random"
+"""The agent a server-side bot runs unless the table names another."""
 MAX_BOT_DELAY: Final = 60.0
 """Longest bot delay a table may set."""
+DEADLINE_STANDBY: Final = 1.0
+"""Seconds after a deadline another process of the same database waits before it ends the phase
+(the process that set the deadline ends it on time; two ending it at once would conflict)."""
 SHUTDOWN_GRACE: Final = 5.0
 """Seconds graceful shutdown waits for moves in flight."""
 STORAGE_THREADS: Final = 32

@@ -31,13 +31,17 @@ from hiddenrole.host import LOG_FORMAT, LoggedMove, Move, TableLog
 
 from . import wire
 from .hostapi import SPECTATOR, Game, Notice, Reader
-from .limits import MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS
+from .limits import DEADLINE_STANDBY, DEFAULT_AGENT, MAX_LIVE_TABLES, MAX_REMEMBERED_RESULTS, SHUTDOWN_GRACE
 from .storage import Conflict, Store, StoredTable, TableNotFound
 from .storage.records import FINISHED, OPEN, PAUSED, PLAYING
 
 __all__ = ["Clock", "RealClock", "Conn", "Room", "Hub", "TableSettings", "Metrics"]
 
 _log = logging.getLogger("hiddenrole.server")
+
+SHUTDOWN_CODE = 1001
+"""WebSocket close code on graceful shutdown ("going away"; TCP clients get it in a final ``bye`` line)."""
+SHUTDOWN_REASON = "the server is shutting down: reconnect and resync"
 
 SEAT_KINDS = frozenset({"act", "say", "end-turn", "delay-turn", "undo"})
 """Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
@@ -73,6 +77,9 @@ class TableSettings(msgspec.Struct, forbid_unknown_fields=True):
     bot_delay: tuple[float, float] = (0.0, 0.5)
     takeover: float | None = None
     bot_seed: int = 0
+    agent: str = DEFAULT_AGENT
+    """The :mod:`hiddenrole.agents` agent server-side bots run (``agents`` names one per seat)."""
+    agents: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Conn(Protocol):
@@ -80,6 +87,11 @@ class Conn(Protocol):
 
     reader: Reader
     wants_views: bool
+    """Push the full view with every update."""
+    wants_board: bool
+    """Push the board (the view without its history) with an update when it changed."""
+    board_sent: dict[str, Any] | None
+    """The last board this connection holds (``wants_board`` only)."""
 
     def push(self, data: bytes, message: dict[str, Any]) -> None: ...
 
@@ -138,6 +150,11 @@ class Room:
         self._closed = False
         self.game = self._rebuild(stored)
         self.bot_tasks: dict[str, Any] = {}
+        self.known_seq = self.game.seq
+        """The highest sequence number this process has heard of (other processes' notices)."""
+        self.owns_deadline = True
+        """This process set the current deadline, so it ends the phase on time; another process
+        waits ``DEADLINE_STANDBY`` longer (it takes over only if the owner is gone)."""
 
     # ------------------------------------------------------------------ building
 
@@ -164,7 +181,10 @@ class Room:
         before = {r: self.game.version(r) for r in self.game.readers}
         game = self._rebuild(stored)
         self.game = game
+        self.known_seq = max(self.known_seq, game.seq)
         self.status = stored.info.status
+        if stored.info.deadline != self.deadline:
+            self.owns_deadline = False
         self.deadline = stored.info.deadline
         self._wake.set()
         # Readers whose view moved on (moves another process made) get a fresh notice.
@@ -174,24 +194,31 @@ class Room:
 
     async def catch_up(self, seq: int) -> None:
         """Another process committed up to ``seq``: apply what we missed (in order) and push it."""
+        self.known_seq = max(self.known_seq, seq)
         async with self.lock:
-            if seq <= self.game.seq:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Apply the moves other processes stored after ours (the lock is held)."""
+        if self.known_seq <= self.game.seq:
+            return
+        missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
+        info = await asyncio.to_thread(self.hub.store.table_info, self.id)
+        logged = _logged(self.game.header.to_dict(), [m.move for m in missed]).moves
+        for m, lm in zip(missed, logged, strict=True):
+            if m.seq != self.game.seq + 1:
+                await self.reload()
                 return
-            missed = await asyncio.to_thread(self.hub.store.moves, self.id, self.game.seq)
-            info = await asyncio.to_thread(self.hub.store.table_info, self.id)
-            logged = _logged(self.game.header.to_dict(), [m.move for m in missed]).moves
-            for m, lm in zip(missed, logged, strict=True):
-                if m.seq != self.game.seq + 1:
-                    await self.reload()
-                    return
-                notices = self.game.play(_move_of(lm))
-                if m.seat is not None and m.client_move_id is not None:
-                    self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
-                self._fan_out(notices)
-            self.status = info.status
-            self.deadline = info.deadline
-            self._phase_key = self._key_of(self.game)
-            self._wake.set()
+            notices = self.game.play(_move_of(lm))
+            if m.seat is not None and m.client_move_id is not None:
+                self.acks[(m.seat, m.client_move_id)] = self.game.version(m.seat)
+            self._fan_out(notices)
+        self.status = info.status
+        if info.deadline != self.deadline:
+            self.owns_deadline = False  # another process set it: it ends the phase on time
+        self.deadline = info.deadline
+        self._phase_key = self._key_of(self.game)
+        self._wake.set()
 
     # ------------------------------------------------------------------ reading
 
@@ -264,16 +291,30 @@ class Room:
             "events": list(n.events),
             "chat": list(n.chat),
         }
-        plain = wire.encode(base)
+        plain: bytes | None = None
         full: tuple[bytes, dict[str, Any]] | None = None
+        board: dict[str, Any] | None = None
+        boarded: tuple[bytes, dict[str, Any]] | None = None
         for c in list(conns):
             if c.wants_views:
                 if full is None:
                     m = {**base, "view": self.game.view(reader)}
                     full = (wire.encode(m), m)
                 c.push(*full)
-            else:
-                c.push(plain, base)
+                continue
+            if c.wants_board:
+                if board is None:
+                    board = self.game.board(reader)
+                if board != c.board_sent:  # the board is sent only when it changed for this connection
+                    c.board_sent = board
+                    if boarded is None:
+                        m = {**base, "board": board}
+                        boarded = (wire.encode(m), m)
+                    c.push(*boarded)
+                    continue
+            if plain is None:
+                plain = wire.encode(base)
+            c.push(plain, base)
 
     def _fan_out(self, notices: dict[Reader, Notice]) -> None:
         for reader in self.game.readers:
@@ -315,6 +356,8 @@ class Room:
             return {"type": "ack", "id": msg.id, "version": self.acks[key], "duplicate": True}
         if key in self.refusals:
             return self.refusals[key]
+        if self.hub.closing:
+            return self._refusal(msg.id, wire.SHUTTING_DOWN, "the server is shutting down: reconnect and retry", seat)
         if msg.kind not in SEAT_KINDS:
             return self._remember(key, self._refusal(msg.id, "INVALID_MOVE", f"a seat cannot send {msg.kind!r}", seat))
         if self.status == PAUSED:
@@ -323,6 +366,7 @@ class Room:
             return self._refusal(msg.id, wire.TABLE_NOT_STARTED, "the table starts when every seat is taken", seat)
         if self.status == FINISHED and not self.game.over:
             return self._remember(key, self._refusal(msg.id, "GAME_ENDED", "the host ended the table", seat))
+        await self._catch_up()  # moves another process stored first: a move made on a stale game would conflict
         move = Move(msg.kind, seat, msg.skill, tuple(msg.targets), msg.text)
         try:
             notices = self.game.play(move, against=msg.against)
@@ -374,6 +418,7 @@ class Room:
         if key != self._phase_key or deadline != self.deadline:
             self._phase_key = key
             self.deadline = deadline
+            self.owns_deadline = True
             self._wake.set()
         self.status = status
 
@@ -445,7 +490,8 @@ class Room:
             if deadline is None or self.status == PAUSED or self.game.over:
                 await self._wake.wait()
                 continue
-            sleeper = asyncio.ensure_future(clock.sleep_until(deadline))
+            standby = 0.0 if self.owns_deadline else DEADLINE_STANDBY
+            sleeper = asyncio.ensure_future(clock.sleep_until(deadline + standby))
             waker = asyncio.ensure_future(self._wake.wait())
             done, pending = await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
             for p in pending:
@@ -453,6 +499,7 @@ class Room:
             if sleeper not in done:
                 continue
             async with self.lock:
+                await self._catch_up()
                 due = self.deadline == deadline and self.status != PAUSED and not self.game.over
                 if due and await self._host_end_phase():
                     await self._settle()
@@ -531,6 +578,10 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.bot_hooks: list[Callable[[Room], None]] = []
         self.presence_hooks: list[Callable[[Room, str, bool], None]] = []
+        self.sessions: set[Any] = set()
+        """Every open client connection (graceful shutdown closes each with a reason)."""
+        self.closing = False
+        """Shutting down: no new move is taken (``SHUTTING_DOWN``)."""
 
     async def start(self) -> None:
         """Listen for other processes' commits and re-arm every stored deadline."""
@@ -551,6 +602,7 @@ class Hub:
     def _schedule_catch_up(self, table: str, seq: int) -> None:
         room = self.rooms.get(table)
         if room is not None and seq > room.game.seq:
+            room.known_seq = max(room.known_seq, seq)
             asyncio.get_running_loop().create_task(room.catch_up(seq))
 
     async def room(self, table_id: str) -> Room:
@@ -590,6 +642,22 @@ class Hub:
     def seat_absent(self, room: Room, seat: str) -> None:
         for hook in self.presence_hooks:
             hook(room, seat, False)
+
+    async def drain(self, code: int = SHUTDOWN_CODE, reason: str = SHUTDOWN_REASON) -> None:
+        """Graceful shutdown: take no new move, let every move in flight finish (stored, acknowledged,
+        pushed), then close every connection with ``code`` and ``reason`` once its queue is sent."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SHUTDOWN_GRACE
+        for room in list(self.rooms.values()):
+            async with room.lock:  # a move in flight holds it until it is acknowledged and pushed
+                await room.stop()
+        while any(s.handling for s in self.sessions) and loop.time() < until:
+            await asyncio.sleep(0.01)
+        await asyncio.gather(
+            *(s.close_gracefully(code, reason, max(0.1, until - loop.time())) for s in list(self.sessions)),
+            return_exceptions=True,
+        )
 
     async def close(self) -> None:
         if self._unlisten is not None:

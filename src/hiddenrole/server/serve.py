@@ -9,22 +9,26 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
+import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 
-from .app import ServerConfig, create_app
+from .app import Lobby, ServerConfig, create_app
 from .limits import MAX_FRAME_BYTES, SHUTDOWN_GRACE, STORAGE_THREADS, SWITCH_INTERVAL
 from .rooms import Clock, Hub
 from .storage import Store, open_store
 from .tcp import serve_tcp
 
 __all__ = ["serve", "Running", "JsonLogs", "main_serve"]
+
+_log = logging.getLogger("hiddenrole.server")
 
 
 class JsonLogs(logging.Formatter):
@@ -47,7 +51,24 @@ class JsonLogs(logging.Formatter):
         return json.dumps(out, sort_keys=True)
 
 
-def _uvicorn(app: Any, host: str, port: int) -> uvicorn.Server:
+class _Server(uvicorn.Server):
+    """uvicorn, with our own first step of shutting down: ``drain`` finishes the moves in flight and
+    closes every connection with a reason, before uvicorn drops what is left (1012, no reason)."""
+
+    drain: Callable[[], Awaitable[None]] | None = None
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.drain is not None:
+            for server in self.servers:  # accept no new connection meanwhile
+                server.close()
+            try:
+                await asyncio.wait_for(self.drain(), SHUTDOWN_GRACE * 2)
+            except Exception:
+                _log.exception("graceful shutdown did not finish")
+        await super().shutdown(sockets)
+
+
+def _uvicorn(app: Any, host: str, port: int) -> _Server:
     config = uvicorn.Config(
         app,
         host=host,
@@ -62,7 +83,7 @@ def _uvicorn(app: Any, host: str, port: int) -> uvicorn.Server:
         lifespan="on",
         timeout_graceful_shutdown=int(SHUTDOWN_GRACE),
     )
-    return uvicorn.Server(config)
+    return _Server(config)
 
 
 async def serve(
@@ -84,6 +105,7 @@ async def serve(
     server = _uvicorn(app, host, port)
     box = box if box is not None else {}
     box["server"], box["hub"], box["loop"] = server, hub, asyncio.get_running_loop()
+    box["lobby"] = app.state.lobby
     task = asyncio.get_running_loop().create_task(server.serve())
     while not server.started:
         if task.done():
@@ -95,6 +117,13 @@ async def serve(
     if tcp is not None:
         tcp_server = await serve_tcp(hub, host, tcp)
         box["tcp_port"] = tcp_server.sockets[0].getsockname()[1]
+
+    async def drain() -> None:
+        if tcp_server is not None:
+            tcp_server.close()  # accept no new connection
+        await hub.drain()
+
+    server.drain = drain
     if started is not None:
         started.set()
     try:
@@ -150,6 +179,10 @@ class Running:
     def hub(self) -> Hub:
         return self._box["hub"]  # type: ignore[no-any-return]
 
+    @property
+    def lobby(self) -> Lobby:
+        return self._box["lobby"]  # type: ignore[no-any-return]
+
     def call(self, coro: Any, timeout: float = 10.0) -> Any:
         """Run a coroutine on the server's loop (tests poke at the hub this way)."""
         return asyncio.run_coroutine_threadsafe(coro, self._loop()).result(timeout)
@@ -179,6 +212,9 @@ def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str
     # Storage calls finish on worker threads; with the default 5 ms GIL switch interval each
     # hand-back to the busy event loop can wait that long, which dominated acknowledgement latency.
     sys.setswitchinterval(SWITCH_INTERVAL)
+    # uvicorn handles SIGTERM like SIGINT (graceful shutdown), then raises the signal again with
+    # the handler it found: make that a KeyboardInterrupt too, so SIGTERM also exits 0.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     store = open_store(db)
     started = threading.Event()
     box: dict[str, Any] = {}

@@ -15,7 +15,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from . import wire
-from .limits import HELLO_TIMEOUT, MAX_FRAME_BYTES, MAX_OUTBOX, MAX_STRIKES, RATE_BURST, RATE_PER_SECOND
+from .limits import (
+    HELLO_TIMEOUT,
+    MAX_FRAME_BYTES,
+    MAX_OUTBOX,
+    MAX_STRIKES,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    SHUTDOWN_GRACE,
+)
 from .rooms import Hub, Room
 from .storage import TableNotFound
 
@@ -60,12 +68,18 @@ class Session:
         self._close = close
         self.reader: str | None = None
         self.wants_views = False
+        self.wants_board = False
+        self.board_sent: dict[str, Any] | None = None
+        """The last board this connection was sent (a ``board`` update is sent only when it changes)."""
         self.room: Room | None = None
         self.spectator = False
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_OUTBOX)
+        self.outbox: asyncio.Queue[bytes | tuple[int, str] | None] = asyncio.Queue(MAX_OUTBOX)
         self.limit = RateLimit()
         self.strikes = 0
         self.closing = False
+        self.handling = False
+        """A message is being answered (graceful shutdown waits for it)."""
+        self._writer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ pushing (called by the room)
 
@@ -89,15 +103,35 @@ class Session:
             if data is None:
                 await self._close(1008, "too slow: reconnect and resync")
                 return
+            if isinstance(data, tuple):  # close, once everything queued before has been sent
+                await self._close(*data)
+                return
             await self._send(data)
+
+    async def close_gracefully(self, code: int, reason: str, timeout: float = SHUTDOWN_GRACE) -> None:
+        """Send everything already queued, then close with ``code`` and ``reason`` (graceful shutdown)."""
+        if self.closing:
+            return
+        self.closing = True
+        writer = self._writer_task
+        try:
+            if writer is None or writer.done():
+                raise asyncio.QueueFull
+            self.outbox.put_nowait((code, reason))
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+        except (asyncio.QueueFull, TimeoutError):
+            with contextlib.suppress(Exception):
+                await self._close(code, reason)
 
     # ------------------------------------------------------------------ reading
 
     async def run(self, messages: AsyncIterator[bytes | str]) -> None:
-        writer = asyncio.get_running_loop().create_task(self._writer())
+        writer = self._writer_task = asyncio.get_running_loop().create_task(self._writer())
+        self.hub.sessions.add(self)
         try:
             await self._read(messages)
         finally:
+            self.hub.sessions.discard(self)
             if self.room is not None:
                 self.room.detach(self)
             if not self.closing:
@@ -117,7 +151,11 @@ class Session:
                     raw = await it.__anext__()
             except (TimeoutError, StopAsyncIteration):
                 return
-            await self.handle(raw)
+            self.handling = True
+            try:
+                await self.handle(raw)
+            finally:
+                self.handling = False
             if self.strikes > MAX_STRIKES:
                 await self.flush_and_close(1008, "too many refused messages")
                 return
@@ -126,7 +164,7 @@ class Session:
         self.closing = True
         while not self.outbox.empty():
             data = self.outbox.get_nowait()
-            if data is not None:
+            if isinstance(data, bytes):
                 await self._send(data)
         await self._close(code, reason)
 
@@ -146,6 +184,9 @@ class Session:
         except wire.WireError as exc:
             self._strike(exc.code, exc.message)
             return
+        if self.hub.closing:
+            self.reply(wire.error(wire.SHUTTING_DOWN, "the server is shutting down: reconnect and retry"))
+            return
         try:
             if isinstance(msg, wire.Hello):
                 await self._hello(msg)
@@ -155,6 +196,8 @@ class Session:
                 self.reply({"type": "pong"})
             elif isinstance(msg, wire.ViewReq):
                 self.reply(self.room.view_message(self.reader))
+                if self.wants_board:
+                    self.board_sent = self.room.game.board(self.reader)
             elif isinstance(msg, wire.MoveMsg):
                 await self._move(msg)
         except wire.WireError as exc:
@@ -189,6 +232,9 @@ class Session:
             self.reader = seat
             self.spectator = seat is None
             self.wants_views = msg.views
+            self.wants_board = msg.board and not msg.views
+            if self.wants_board:
+                self.board_sent = room.game.board(seat)
             self.room = room
             self.reply(welcome)
             room.attach(self)
@@ -215,6 +261,8 @@ class _Probe:
     """Stands for a connection while its welcome is built (before it is attached)."""
 
     wants_views = False
+    wants_board = False
+    board_sent: dict[str, Any] | None = None
 
     def __init__(self, reader: str | None) -> None:
         self.reader = reader

@@ -38,6 +38,7 @@ __all__ = [
     "SEAT_TAKEN",
     "SPECTATOR_CANNOT_ACT",
     "INTERNAL",
+    "SHUTTING_DOWN",
 ]
 
 BAD_MESSAGE: Final = "BAD_MESSAGE"
@@ -58,6 +59,8 @@ FORBIDDEN_ORIGIN: Final = "FORBIDDEN_ORIGIN"
 SEAT_TAKEN: Final = "SEAT_TAKEN"
 SPECTATOR_CANNOT_ACT: Final = "SPECTATOR_CANNOT_ACT"
 INTERNAL: Final = "INTERNAL"
+SHUTTING_DOWN: Final = "SHUTTING_DOWN"
+"""The server is shutting down: the message was not handled (reconnect, then send it again)."""
 
 MoveId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
@@ -68,7 +71,9 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     """First message on a connection: a seat token, or ``spectate`` for the public view.
 
     ``since``: the last version this client saw (a reconnect); the answer carries what came after.
-    ``views``: also push the full view with every update (bots and simple clients).
+    ``views``: also push the full view with every update (simple clients; it grows with the game).
+    ``board``: push, with an update, the view without its history (``events`` and ``chat``, which
+    the update itself carries) whenever it differs from the last one this connection was sent.
     """
 
     table: Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
@@ -76,6 +81,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     spectate: bool = False
     since: Version | None = None
     views: bool = False
+    board: bool = False
 
 
 class MoveMsg(msgspec.Struct, tag="move", tag_field="type", forbid_unknown_fields=True):

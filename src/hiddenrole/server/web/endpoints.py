@@ -1,4 +1,4 @@
-"""The browser client's routes: three pages, their static assets, and a small JSON API in words.
+"""The browser client's routes: three pages, the API reference (``/docs``), their assets, and a JSON API in words.
 
 The pages speak the server's own lobby (``/api``) and WebSocket (``/ws``) protocols.
 This module adds only what a browser needs on top: the reader's view *presented*
@@ -256,6 +256,7 @@ def routes() -> list[BaseRoute]:
         Route("/", _page("index.html")),
         Route("/table/{table}", _page("table.html")),
         Route("/replay", _page("replay.html")),
+        Route("/docs", _page("docs.html")),  # the lobby API reference, drawn from /openapi.json
         Route("/web/api/tables/{table}/seat", seat),
         Route("/web/api/tables/{table}/replay", table_replay),
         Route("/web/api/tables/{table}/log.json", table_log),
