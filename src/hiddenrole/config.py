@@ -144,12 +144,12 @@ class PhaseConfig:
             raise InvalidArgument("PhaseConfig.timeout must be a number of seconds")
 
 
-def _action(value: object) -> PhaseAction:
+def _action(value: object) -> PhaseAction | object:
     try:
         return PhaseAction(str(value))
     except ValueError:
-        # Kept as the raw string so validate() can report it as an unknown action.
-        return value  # type: ignore[return-value]
+        # Kept raw so validate() can report it as an unknown action.
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +165,16 @@ class Config:
     def __post_init__(self) -> None:
         if not isinstance(self.phases, Mapping):
             raise InvalidArgument("Config.phases must be a mapping of phase name to PhaseConfig")
-        for key, value in self.phases.items():
+        entries: Iterable[tuple[object, object]] = self.phases.items()  # unchecked yet: read as objects (mypyc)
+        for key, value in entries:
             if not isinstance(value, PhaseConfig):
                 raise InvalidPhase(f"phase {key!r}: expected a PhaseConfig, got {type(value).__name__}")
         frozen = MappingProxyType(dict(sorted(self.phases.items(), key=lambda kv: str(kv[0]))))
         object.__setattr__(self, "phases", frozen)
         if not isinstance(self.target_pools, Mapping):
             raise InvalidArgument("Config.target_pools must be a mapping of pool name to target names")
-        pools = {k: _tuple_of(v, str, f"Config.target_pools[{k!r}]") for k, v in self.target_pools.items()}
+        pool_items: Iterable[tuple[str, Iterable[object]]] = self.target_pools.items()  # values unchecked (mypyc)
+        pools = {k: _tuple_of(v, str, f"Config.target_pools[{k!r}]") for k, v in pool_items}
         object.__setattr__(self, "target_pools", MappingProxyType(dict(sorted(pools.items()))))
 
     def phase_timeout(self, phase: PhaseType) -> float:
@@ -246,7 +248,8 @@ class Config:
     def _validate_phase(self, name: str, pc: PhaseConfig, compound: frozenset[str]) -> None:
         if not isinstance(pc, PhaseConfig):
             raise InvalidPhase(f"phase {name!r}: config is not a PhaseConfig")
-        for action in (*pc.on_enter, *pc.on_exit):
+        actions: tuple[object, ...] = (*pc.on_enter, *pc.on_exit)  # unchecked yet: read as objects (mypyc)
+        for action in actions:
             if not isinstance(action, PhaseAction):
                 raise InvalidPhase(f"phase {name!r}: unknown phase action {action!r}")
         if pc.parent:

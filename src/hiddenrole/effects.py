@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .errors import InvalidArgument
 from .vocab import (
@@ -59,7 +59,8 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
         return EMPTY_MAP
     if not isinstance(data, Mapping):
         raise InvalidArgument("expected a mapping of str to str")
-    for k, v in data.items():
+    entries: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)
+    for k, v in entries:
         if not isinstance(k, str) or not isinstance(v, str):
             raise InvalidArgument(f"mapping entries must be str to str, got {k!r}: {v!r}")
     return MappingProxyType(dict(sorted(data.items())))
@@ -219,7 +220,8 @@ def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
 
     Naming nobody (no ids) means nobody may act, which differs from naming no list.
     """
-    for pid in player_ids:
+    ids: tuple[object, ...] = player_ids  # unchecked yet: read as objects (mypyc)
+    for pid in ids:
         if not isinstance(pid, str):
             raise InvalidArgument("set_actors ids must be str")
     return Effect(SET_ACTORS, phase=phase, actors=tuple(sorted(set(player_ids))))
@@ -249,7 +251,8 @@ def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
     if isinstance(effects, Effect):
         raise InvalidArgument(f"{who} returned a single Effect; return a list of effects")
     out: list[Effect] = []
-    for e in effects:
+    items: Iterable[object] = effects  # unchecked yet: read as objects (mypyc)
+    for e in items:
         if e is None:
             continue
         if not isinstance(e, Effect):
@@ -268,7 +271,8 @@ def _is_clean_map(d: Mapping[str, str]) -> bool:
     if type(d) is not MappingProxyType:
         return False
     prev = ""
-    for k, v in d.items():
+    entries: Iterable[tuple[object, object]] = d.items()  # unchecked yet: read as objects (mypyc)
+    for k, v in entries:
         if type(k) is not str or type(v) is not str or k < prev:
             return False
         prev = k
@@ -295,7 +299,8 @@ def checked_event(ev: object, who: str) -> Event:
             raise InvalidArgument(f"{who}: event {name} must be a str, got {getattr(ev, name)!r}")
     if not ev.type:
         raise InvalidArgument(f"{who}: event type must be a non-empty str")
-    if type(ev.canceled) is not bool:
+    raw: Any = ev  # fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError)
+    if type(raw.canceled) is not bool:
         raise InvalidArgument(f"{who}: event canceled must be a bool")
     if not _is_clean_map(ev.data):
         if not isinstance(ev.data, Mapping):
@@ -311,53 +316,54 @@ def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
     The first test is the common case (an effect built with this module's helpers) in one
     expression, because every effect of every phase passes here.
     """
-    scope = e.scope
+    f: Any = e  # fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError)
+    scope = f.scope
     if (
-        type(e.type) is str
-        and type(e.source) is str
-        and type(e.target) is str
-        and type(e.reason) is str
-        and type(e.phase) is str
-        and type(e.key) is str
-        and type(e.value) is str
-        and type(e.role) is str
-        and type(e.canceled) is bool
-        and type(e.alive) is bool
+        type(f.type) is str
+        and type(f.source) is str
+        and type(f.target) is str
+        and type(f.reason) is str
+        and type(f.phase) is str
+        and type(f.key) is str
+        and type(f.value) is str
+        and type(f.role) is str
+        and type(f.canceled) is bool
+        and type(f.alive) is bool
         and type(scope) is VarScope
         and type(scope.per_round) is bool
         and type(scope.owner) is str
-        and e.actors == ()
-        and e.winners == ()
-        and e.type
-        and e.type not in BOOKKEEPING_EVENTS
-        and _is_clean_map(e.data)
-        and _is_clean_map(e.vars)
+        and f.actors == ()
+        and f.winners == ()
+        and f.type
+        and f.type not in BOOKKEEPING_EVENTS
+        and _is_clean_map(f.data)
+        and _is_clean_map(f.vars)
     ):
         return e
     for name in _STR_FIELDS:
-        if type(getattr(e, name)) is not str:
-            raise InvalidArgument(f"{who} returned an effect whose {name} is not a str: {getattr(e, name)!r}")
-    if not e.type:
+        if type(getattr(f, name)) is not str:
+            raise InvalidArgument(f"{who} returned an effect whose {name} is not a str: {getattr(f, name)!r}")
+    if not f.type:
         raise InvalidArgument(f"{who} returned an effect with an empty type")
-    if e.type in BOOKKEEPING_EVENTS and not logged:
-        raise InvalidArgument(f"{who} returned {e.type}, which only the kernel may record")
-    if type(e.canceled) is not bool or type(e.alive) is not bool:
+    if f.type in BOOKKEEPING_EVENTS and not logged:
+        raise InvalidArgument(f"{who} returned {f.type}, which only the kernel may record")
+    if type(f.canceled) is not bool or type(f.alive) is not bool:
         raise InvalidArgument(f"{who} returned an effect whose canceled/alive is not a bool")
-    scope = e.scope
+    scope = f.scope
     if not isinstance(scope, VarScope) or type(scope.per_round) is not bool or type(scope.owner) is not str:
         raise InvalidArgument(f"{who} returned an effect whose scope is not a VarScope")
     for name in ("actors", "winners"):
-        seq = getattr(e, name)
+        seq = getattr(f, name)
         if isinstance(seq, (str, bytes)) or not isinstance(seq, (tuple, list)):
             raise InvalidArgument(f"{who} returned an effect whose {name} is not a sequence of str")
         for item in seq:
             if type(item) is not str:
                 raise InvalidArgument(f"{who} returned an effect whose {name} holds {item!r}")
-    if type(e.actors) is not tuple or type(e.winners) is not tuple:
-        e = e._replace(actors=tuple(e.actors), winners=tuple(e.winners))
+    if type(f.actors) is not tuple or type(f.winners) is not tuple:
+        e = e._replace(actors=tuple(f.actors), winners=tuple(f.winners))
     for name in ("data", "vars"):
-        if not isinstance(getattr(e, name), Mapping):
+        if not isinstance(getattr(f, name), Mapping):
             raise InvalidArgument(f"{who} returned an effect whose {name} is not a mapping of str to str")
-    if e.data is not EMPTY_MAP or e.vars is not EMPTY_MAP:
-        e = e._replace(data=frozen_map(e.data), vars=frozen_map(e.vars))
+    if f.data is not EMPTY_MAP or f.vars is not EMPTY_MAP:
+        e = e._replace(data=frozen_map(f.data), vars=frozen_map(f.vars))
     return e

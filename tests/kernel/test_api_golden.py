@@ -206,10 +206,12 @@ def _compare(path: Path, current: str) -> None:
         pytest.fail(f"{path.name} changed (re-pin with UPDATE_GOLDEN=1 if deliberate):\n{diff}")
 
 
+@pytest.mark.pure_only
 def test_public_api_surface_is_pinned() -> None:
     _compare(API_FILE, render_api())
 
 
+@pytest.mark.pure_only
 def test_all_is_sorted_unique_and_resolvable() -> None:
     assert len(set(hr.__all__)) == len(hr.__all__)
     for name in hr.__all__:
@@ -222,6 +224,7 @@ def test_all_is_sorted_unique_and_resolvable() -> None:
     assert listed == set(hr.__all__)
 
 
+@pytest.mark.pure_only
 def test_api_rendering_is_deterministic() -> None:
     assert render_api() == render_api()
     assert stable_repr(frozenset({"b", "a"})) == "frozenset({'a', 'b'})"

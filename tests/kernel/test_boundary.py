@@ -74,12 +74,14 @@ def _is_mapping_type(tp: Any) -> bool:
     return isinstance(origin, type) and issubclass(origin, Mapping)
 
 
+@pytest.mark.pure_only
 def test_player_view_type_graph_has_no_free_form_mapping_but_role_info() -> None:
     mappings = [p for p, tp in _walk_types(hr.PlayerView, "view", set()) if _is_mapping_type(tp)]
     assert mappings == ["view.role_info"]
     assert _hints(hr.PlayerView)["role_info"] == Mapping[str, str]
 
 
+@pytest.mark.pure_only
 def test_player_view_has_exactly_the_documented_fields() -> None:
     assert hr.PlayerView._fields == (
         "player_id",

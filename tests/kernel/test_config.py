@@ -88,6 +88,7 @@ def test_empty_start_phase_is_invalid_config() -> None:
         config("", straight()).validate()
 
 
+@pytest.mark.pure_only
 def test_non_string_start_phase_is_invalid_config() -> None:
     with pytest.raises(hr.InvalidConfig):
         config(7, straight()).validate()  # type: ignore[arg-type]
@@ -104,6 +105,7 @@ def test_reserved_phase_names_are_invalid_phase(reserved: str) -> None:
         config("A", {**straight(), reserved: phase(next_phase=hr.END)}).validate()
 
 
+@pytest.mark.pure_only
 def test_non_numeric_default_timeout_is_invalid_config() -> None:
     with pytest.raises(hr.InvalidConfig):
         config("A", straight(), default_timeout="soon").validate()
@@ -409,6 +411,7 @@ def test_phase_action_is_a_closed_set_of_two() -> None:
     assert hr.CLEAR_ROUND_VARS is hr.PhaseAction.CLEAR_ROUND_VARS
 
 
+@pytest.mark.pure_only
 def test_phase_actions_given_as_strings_become_phase_actions() -> None:
     pc = hr.PhaseConfig(next_phase=hr.END, on_enter=["CLEAR_ROUND_VARS"], on_exit=("ADVANCE_ROUND",))  # type: ignore[arg-type]
     assert pc.on_enter == (hr.CLEAR_ROUND_VARS,)
@@ -449,6 +452,7 @@ def test_engine_needs_rules() -> None:
 # ---------------------------------------------------------------- bad types
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize(
     "build",
     [

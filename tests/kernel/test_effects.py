@@ -77,6 +77,7 @@ def test_rule_event_is_a_plain_effect() -> None:
     assert (e.type, e.source, e.target, dict(e.data), e.canceled, e.reason) == ("KILL", "wolf1", "p2", {}, False, "")
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize(
     "build",
     [  # deliberately ill-typed calls
@@ -206,6 +207,7 @@ def test_var_scope_of_keeps_the_lifetime_and_replaces_the_owner() -> None:
     assert hr.GAME.of("p1").of("") == hr.GAME
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize("text", ["", "forever", "game:", "Game", "round:", None, 3])
 def test_var_scope_parse_rejects_other_text_with_a_typed_error(text: object) -> None:
     with pytest.raises(hr.InvalidArgument):

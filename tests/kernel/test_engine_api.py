@@ -131,6 +131,7 @@ def test_add_player_refused_after_the_end() -> None:
         engine.add_player("late", "ANY")
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize("pid", ["", 42, None, b"p", ["p"]])
 def test_add_player_rejects_bad_ids(pid: object) -> None:
     engine = hr.Engine(mini_rules())
@@ -139,6 +140,7 @@ def test_add_player_rejects_bad_ids(pid: object) -> None:
     assert engine.log().effects == ()
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize("role", ["", hr.SYSTEM, 7, None])
 def test_add_player_rejects_bad_roles(role: object) -> None:
     engine = hr.Engine(mini_rules())

@@ -292,6 +292,7 @@ def calls(engine: hr.Engine) -> dict[str, st.SearchStrategy[Callable[[], Any]]]:
     return out
 
 
+@pytest.mark.pure_only
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), game=st.sampled_from(sorted(GAMES)))
 def test_bad_input_to_any_entry_point_is_typed_and_changes_nothing(data: st.DataObject, game: str) -> None:
@@ -313,6 +314,7 @@ def test_bad_input_to_any_entry_point_is_typed_and_changes_nothing(data: st.Data
     assert events == []
 
 
+@pytest.mark.pure_only
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     snap=st.one_of(junk, st.binary(max_size=40), st.text(max_size=40)),
@@ -353,6 +355,7 @@ def test_restore_needs_rules(rules: Any) -> None:
         hr.Engine.restore(rules, started_mini().snapshot())
 
 
+@pytest.mark.pure_only
 def test_var_with_malformed_scope_is_typed() -> None:
     with pytest.raises(hr.InvalidArgument):
         started_mini().var(hr.VarScope(False, ["x"]), "k")  # type: ignore[arg-type]

@@ -41,8 +41,8 @@ def _log_with(engine: hr.Engine, *extra: object) -> hr.GameLog:
         hr.detour("ghost", B),  # unseated player
         hr.detour("p1", "NOWHERE"),  # unknown phase
         hr.detour("p1", ""),  # no phase
-        None,
-        "SET_ALIVE",
+        pytest.param(None, marks=pytest.mark.pure_only),  # a log object of non-Effects: pure kernel's promise
+        pytest.param("SET_ALIVE", marks=pytest.mark.pure_only),
         hr.Effect("NOTE", source=["p1"]),  # type: ignore[arg-type]
         hr.Effect("NOTE", data={"k": 1}),  # type: ignore[dict-item]
         hr.Effect("NOTE", scope="game"),  # type: ignore[arg-type]
@@ -83,6 +83,7 @@ def test_live_play_cancels_what_replay_refuses() -> None:
     replayed.end_phase()  # no KeyError: the cancelled detours are not owed
 
 
+@pytest.mark.pure_only
 def test_replay_of_a_log_holding_none_is_invalid_log_not_attribute_error() -> None:
     _, rules = _two_phase_engine()
     with pytest.raises(hr.InvalidLog):

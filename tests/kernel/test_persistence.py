@@ -476,6 +476,7 @@ def test_nothing_is_a_nil_snapshot(empty: Any) -> None:
         hr.Snapshot.from_json(empty)
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize("value", [42, 1.5, [], {}, object(), hr.GameLog("mini", "1", ())])
 def test_non_snapshot_values_are_invalid_snapshots(value: Any) -> None:
     with pytest.raises(hr.InvalidSnapshot):
@@ -512,6 +513,7 @@ def test_damaged_log_is_an_invalid_log(what: str) -> None:
         hr.Engine.replay(mini_rules(), bad)
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize("value", [None, b"", b"{", b"[]", 42, [], started_mini().snapshot()])
 def test_non_log_values_are_invalid_logs(value: Any) -> None:
     with pytest.raises(hr.InvalidLog):

@@ -53,6 +53,7 @@ def test_every_kind_of_change_makes_another_board(change: object) -> None:
     assert not engine.view().same_board(before)
 
 
+@pytest.mark.pure_only
 def test_same_board_compares_only_views() -> None:
     with pytest.raises(hr.InvalidArgument):
         _engine().view().same_board("board")  # type: ignore[arg-type]

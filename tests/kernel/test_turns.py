@@ -285,6 +285,7 @@ def test_turn_settings_are_validated(kwargs: dict[str, object], message: str) ->
         hr.Config(start_phase=PLAY, phases={PLAY: phase}).validate()
 
 
+@pytest.mark.pure_only
 def test_unknown_turn_order_is_a_typed_error() -> None:
     with pytest.raises(hr.InvalidArgument):
         hr.PhaseConfig(turn_order="ROUND_ROBIN")  # type: ignore[arg-type]

@@ -371,6 +371,7 @@ def test_submit_outside_a_running_game_is_refused() -> None:
         ended.submit("a", "GO")
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize(
     ("args", "error"),
     [

@@ -1,0 +1,86 @@
+"""Optional compiled build of the kernel: ``HIDDENROLE_COMPILE=1 pip install .``.
+
+Without the variable this hook does nothing and the wheel stays pure Python (the
+reference). With it, mypyc compiles the kernel's top-level modules (globbed, so a new
+kernel module is compiled too) into C extensions that sit next to the ``.py`` files in
+the wheel; Python's importer prefers them. See docs/ARCHITECTURE.md ("Compiled kernel").
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.config import BuilderConfig
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+ENV_VAR = "HIDDENROLE_COMPILE"
+"""Set to ``1`` to compile; anything else (or unset) builds the pure-Python wheel."""
+
+MYPYC_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
+"""What the compiled build needs in the build environment (pinned: the build is reproducible)."""
+
+NOT_COMPILED: dict[str, str] = {
+    "__init__": "the public API's re-exports; nothing hot",
+    "cli": "the command line, not the kernel",
+    "errors": "mypyc refuses InvalidArgument(GameError, TypeError, ValueError): builtin-type multiple inheritance",
+    "rules": "mypyc refuses @runtime_checkable Protocols; Bound turns rules into plain callables once anyway",
+}
+"""Top-level modules of ``hiddenrole`` left pure, and why. Every other top-level module is compiled."""
+
+SETUP = """\
+from mypyc.build import mypycify
+from setuptools import setup
+
+setup(name="hiddenrole-kernel", ext_modules=mypycify({paths!r}, group_name="hiddenrole", opt_level="3"))
+"""
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV_VAR, "") == "1"
+
+
+def kernel_modules(package: Path) -> list[str]:
+    """The compiled modules: the package's top-level modules less :data:`NOT_COMPILED`, sorted."""
+    return sorted(p.stem for p in package.glob("*.py") if p.stem not in NOT_COMPILED)
+
+
+def compile_kernel(package: Path, out: Path) -> list[Path]:
+    """Compile the kernel of ``package`` (``src/hiddenrole``) in a scratch copy; return the extensions
+    (``hiddenrole/<module>.<tag>.so`` and the shared ``hiddenrole__mypyc.<tag>.so``) under ``out``."""
+    work = out / "src"
+    shutil.copytree(package, work / "hiddenrole", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    paths = [f"hiddenrole/{m}.py" for m in kernel_modules(package)]
+    (work / "setup.py").write_text(SETUP.format(paths=paths))
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=work, check=True)
+    return sorted(work.glob("*__mypyc*.so")) + sorted((work / "hiddenrole").glob("*.so"))
+
+
+class CustomBuildHook(BuildHookInterface[BuilderConfig]):
+    """Hatchling's custom hook: pulls mypy in and compiles only when :data:`ENV_VAR` is ``1``."""
+
+    def dependencies(self) -> list[str]:
+        return list(MYPYC_REQUIREMENTS) if enabled() else []
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if not enabled():
+            return
+        if version == "editable":
+            raise RuntimeError(f"{ENV_VAR}=1 builds a regular wheel: use `pip install .`, not `pip install -e .`")
+        out = Path(tempfile.mkdtemp(prefix="hiddenrole-mypyc-"))
+        self._scratch = out
+        for so in compile_kernel(Path(self.root) / "src" / "hiddenrole", out):
+            rel = so.name if "__mypyc" in so.name else f"hiddenrole/{so.name}"
+            build_data["force_include"][str(so)] = rel
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        scratch = getattr(self, "_scratch", None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
