@@ -396,13 +396,25 @@ class Engine:
         fn = self._b.usable
         if fn is None:
             return None
-        got = self._call(fn, player_id, skill, self._view)
+        mine = tuple(u for u in self._pending if u.player_id == player_id)
+        got = self._call(fn, player_id, skill, self._view, mine)
         if got is None:
             return None
         if isinstance(got, str):
             return got or NOT_USABLE
         targets = frozenset(_ids(got, "usable"))
         return targets if targets else NO_TARGET_NOW
+
+    def _limits(self, player_id: str, skills: tuple[SkillType, ...]) -> tuple[tuple[SkillType, tuple[str, ...]], ...]:
+        """``(skill, only targets)`` for each allowed skill the rules' ``usable`` limits now (targets sorted)."""
+        if self._b.usable is None or not skills:
+            return ()
+        out = []
+        for k in skills:
+            gate = self._gate(player_id, k)
+            if isinstance(gate, frozenset):
+                out.append((k, tuple(sorted(gate))))
+        return tuple(out)
 
     def _offered(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         table = self._tables.get(self._state.phase)
@@ -988,16 +1000,18 @@ class Engine:
             s = self._state
             mates = self._teammates(p.id)
             infos = s.public_infos(p.id, mates)
+            allowed = self._allowed(p)
             return PlayerView(
                 p.id,
                 s.round,
                 s.phase,
                 SelfInfo(p.id, p.role, p.alive, p.vars.get(VAR_CAMP, "")),
                 infos,
-                self._allowed(p),
+                allowed,
                 mates,
                 self._role_info(p),
                 s.turns[0] if s.turns else "",
+                self._limits(p.id, allowed),
             )
 
     def readiness(self) -> Readiness:
