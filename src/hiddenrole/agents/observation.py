@@ -320,11 +320,13 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
     its JSON form (:meth:`TableView.to_dict`, what the server sends), so the web page and
     the server's bots offer exactly what an agent is offered.
     """
+    limits: Mapping[str, Sequence[str]]
     if isinstance(view, TableView):
         me = view.me
         if me is None or view.over:
             return ()
         seat, role, skills = me.seat, me.role, me.allowed_skills
+        limits = dict(me.targets)
         phase = view.phase
         players = tuple((p.seat, p.alive) for p in view.players)
     else:
@@ -332,6 +334,7 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
         if not d or view.get("over"):
             return ()
         seat, role, skills = d["seat"], d["role"], tuple(d["allowed_skills"])
+        limits = d.get("targets") or {}
         phase = view["phase"]
         players = tuple((p["seat"], p["alive"]) for p in view["players"])
     pc = config.phases.get(phase)
@@ -341,19 +344,28 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
         step = find_step(config, phase, role, skill)
         if step is None:
             continue
-        out.append(_shape(step, seat, players, config, skill in extras))
+        out.append(_shape(step, seat, players, config, skill in extras, limits.get(skill)))
     return tuple(out)
 
 
 def _shape(
-    step: hr.PhaseStep, seat: str, players: Sequence[tuple[str, bool]], config: hr.Config, out_of_turn: bool
+    step: hr.PhaseStep,
+    seat: str,
+    players: Sequence[tuple[str, bool]],
+    config: hr.Config,
+    out_of_turn: bool,
+    only: Sequence[str] | None = None,
 ) -> LegalAction:
+    """The step's target shape, narrowed to ``only`` when the rules limit the targets now."""
     if step.target_pool:
         candidates = tuple(config.target_pools.get(step.target_pool, ()))
     else:
         candidates = tuple(s for s, alive in players if alive or step.allow_dead_target)
         if not step.allow_self_target:
             candidates = tuple(c for c in candidates if c != seat)
+    if only is not None:
+        allowed = frozenset(only)
+        candidates = tuple(c for c in candidates if c in allowed)
     if step.skill == hr.SKIP:
         lo = hi = 0
     elif not step.checks_targets:
