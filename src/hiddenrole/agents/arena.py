@@ -32,7 +32,7 @@ from hiddenrole.host.catalog import get
 
 from .errors import UnknownAgent
 from .registry import make_agent, seat_rng
-from .runner import FREE, SeatRunner
+from .runner import SeatRunner
 
 __all__ = [
     "ArenaSpec",
@@ -108,7 +108,6 @@ class ArenaSpec:
     seats: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
-    discussion: str = FREE
 
     def seat_count(self) -> int:
         if self.seats is not None:
@@ -126,7 +125,6 @@ class ArenaSpec:
             "seats": self.seats,
             "options": dict(self.options),
             "seed": self.seed,
-            "discussion": self.discussion,
         }
 
 
@@ -147,7 +145,7 @@ def play_game(spec: ArenaSpec, index: int) -> dict[str, Any]:
     camps = {s: camp_of(spec.game, god[s].role, god[s].vars) for s in table.seats}
     names = {s: _agent_for(spec.seat_agents, s, roles[s], camps[s]) for s in table.seats}
     agents = {s: make_agent(names[s], spec.game, s, seat_rng(seed, s)) for s in table.seats}
-    record = SeatRunner(table, agents, discussion=spec.discussion).run()
+    record = SeatRunner(table, agents).run()
     outcome = table.outcome
     status = table.status()
     return {
@@ -168,7 +166,6 @@ def play_game(spec: ArenaSpec, index: int) -> dict[str, Any]:
         "truncated": record.truncated,
         "log": json.loads(table.log().to_json()),
         "reasoning": record.reasoning(),
-        "bids": [[phase, rnd, bids] for phase, rnd, bids in record.bids],
     }
 
 
