@@ -20,7 +20,8 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.enginetest import find_step
-from hiddenrole.host import MAX_SAY, SAY, SeatPlayer, Table, TableView
+from hiddenrole.host import MAX_SAY, SAY, ChatLine, SeatPlayer, Table, TableView
+from hiddenrole.host import SeenEvent as ViewEvent
 
 from .errors import InvalidAction
 
@@ -34,6 +35,8 @@ __all__ = [
     "observe",
     "observe_table",
     "legal_actions",
+    "seen_events",
+    "seen_chat",
     "MAX_REASONING",
 ]
 
@@ -380,12 +383,37 @@ def _shape(
     )
 
 
-def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
-    """The observation of the seat whose view this is. A spectator's view (no seat) is refused."""
+def seen_events(events: Sequence[ViewEvent], start: int = 0) -> list[SeenEvent]:
+    """The view's events as this seat's history, numbered from ``start``."""
+    return [
+        SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)
+        for i, e in enumerate(events, start)
+    ]
+
+
+def seen_chat(chat: Sequence[ChatLine], start: int = 0) -> list[SeenChat]:
+    """The view's chat lines as this seat's chat history, numbered from ``start``."""
+    return [SeenChat(i, c.sender, c.text, c.phase, c.round) for i, c in enumerate(chat, start)]
+
+
+def observe(
+    view: TableView,
+    config: hr.Config,
+    error: str = "",
+    *,
+    history: tuple[tuple[SeenEvent, ...], tuple[SeenChat, ...]] | None = None,
+) -> Observation:
+    """The observation of the seat whose view this is. A spectator's view (no seat) is refused.
+
+    ``history``: the seat's events and chat already converted (:class:`SeatFeed` keeps
+    them from the pushed notices); it must be exactly the view's, converted.
+    """
     me = view.me
     if view.seat is None or me is None:
         raise hr.InvalidArgument("an observation is built from a seat's view, not a spectator's")
     outcome = view.outcome
+    if history is None:
+        history = (tuple(seen_events(view.events)), tuple(seen_chat(view.chat)))
     return Observation(
         game=view.game,
         seat=view.seat,
@@ -400,11 +428,8 @@ def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
         over=view.over,
         players=tuple(view.players),
         data=dict(view.data),
-        events=tuple(
-            SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)
-            for i, e in enumerate(view.events)
-        ),
-        chat=tuple(SeenChat(i, c.sender, c.text, c.phase, c.round) for i, c in enumerate(view.chat)),
+        events=history[0],
+        chat=history[1],
         legal=legal_actions(view, config),
         can_say=SAY in view.moves,
         winners=outcome.winners if outcome is not None else (),

@@ -28,6 +28,7 @@ from hiddenrole.host import Table, TableLog
 
 from .base import Agent
 from .errors import InvalidAction
+from .feed import SeatFeed
 from .observation import Action, Observation, observe
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Decision",
     "GameRecord",
     "SeatRunner",
+    "full_observation",
     "play",
 ]
 
@@ -96,7 +98,9 @@ class SeatRunner:
 
     ``on_observation(seat, obs)`` sees every observation handed to an agent (tests use
     it to prove what agents receive); ``talk`` enables the speaking round for agents
-    that talk.
+    that talk. Observations are built incrementally from the notices pushed to each
+    seat (:class:`~hiddenrole.agents.feed.SeatFeed`) unless ``observe_fn`` is given
+    (``full_observation`` rebuilds each one from the seat's whole view).
     """
 
     def __init__(
@@ -116,7 +120,10 @@ class SeatRunner:
         self.on_observation = on_observation
         self.talk = talk
         self.record = GameRecord(table.log())
-        self._observe = observe_fn or _observe
+        self._feed: SeatFeed | None = None
+        if observe_fn is None:
+            self._feed = SeatFeed(table, sorted(self.agents))
+        self._observe = observe_fn or self._feed or _observe
         self._visit: tuple[str, int, int] = ("", -1, -1)
         self._phase_ends = 0
         self._done: set[str] = set()
@@ -136,7 +143,13 @@ class SeatRunner:
                 break
             self._decide(*got)
         self.record.log = self.table.log()
+        self.close()
         return self.record
+
+    def close(self) -> None:
+        """Stop listening to the table's notices (``run`` does it when the game ends)."""
+        if self._feed is not None:
+            self._feed.close()
 
     def step(self) -> bool:
         """Ask one seat (ending phases until one owes a decision); ``False`` once the table is over."""
@@ -276,8 +289,12 @@ class SeatRunner:
         self.record.decisions.append(Decision(seat, obs.phase, obs.round, action, error))
 
 
-def _observe(table: Table, seat: str, error: str) -> Observation:
+def full_observation(table: Table, seat: str, error: str) -> Observation:
+    """``seat``'s observation rebuilt from its whole view (no feed): the reference the feed is checked against."""
     return observe(table.view(seat), table.rules.config, error)
+
+
+_observe = full_observation
 
 
 def play(table: Table, agents: Mapping[str, Agent], **kw: Any) -> GameRecord:
