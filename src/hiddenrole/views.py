@@ -72,6 +72,10 @@ class PlayerView(NamedTuple):
     role_info: Mapping[str, str]
     turn: str = ""
     """Whose turn it is in a turn-ordered phase (public), else ``""``."""
+    targets: tuple[tuple[SkillType, tuple[str, ...]], ...] = ()
+    """``(skill, only targets)`` for each allowed skill whose targets the rules limit now, in
+    allowed order, targets sorted; a skill absent here takes any target its step's shape permits.
+    Pairs, not a mapping: a view holds no free-form mapping but ``role_info``."""
 
 
 class Detour(NamedTuple):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .compiled import PhaseTable
 from .config import PhaseStep
-from .effects import Effect, frozen_map
+from .effects import Effect, SkillUse, frozen_map
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
@@ -96,9 +96,11 @@ class WhoActs(EngineBase):
         if not skills:
             return skills
         if self._b.usable is not None:
-            gated = self._gated.get(p.id)
+            mine = self._mine(p.id)
+            gated = self._gated.get((p.id, mine))
             if gated is None:
-                gated = self._gated[p.id] = tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+                gated = tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
+                self._gated[(p.id, mine)] = gated
             skills = gated
         if skills and self._pending:
             table = self._tables[self._state.phase]
@@ -111,19 +113,37 @@ class WhoActs(EngineBase):
                     return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
         return skills
 
+    def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
+        """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
+        pending = self._pending
+        return tuple(u for u in pending if u.player_id == player_id) if pending else ()
+
+    def _limits(self, player_id: str, skills: tuple[SkillType, ...]) -> tuple[tuple[SkillType, tuple[str, ...]], ...]:
+        """``(skill, only targets)`` for each allowed skill the rules' ``usable`` limits now (targets sorted)."""
+        if self._b.usable is None or not skills:
+            return ()
+        out = []
+        for k in skills:
+            gate = self._gate(player_id, k)
+            if isinstance(gate, frozenset):
+                out.append((k, tuple(sorted(gate))))
+        return tuple(out)
+
     def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
         """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets.
 
-        ``usable`` is pure (a function of the board), so its answer is kept until the board changes.
+        ``usable`` is pure (a function of the board and the seat's own waiting submissions), so
+        its answer is kept until the board changes, per seat, skill and own submissions.
         """
         fn = self._b.usable
         if fn is None:
             return None
-        key = (player_id, skill)
+        mine = self._mine(player_id)
+        key = (player_id, skill, mine)
         gates = self._gates
         if key in gates:
             return gates[key]
-        got = self._call(fn, player_id, skill, self._view)
+        got = self._call(fn, player_id, skill, self._view, mine)
         answer: str | frozenset[str] | None
         if got is None:
             answer = None

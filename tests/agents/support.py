@@ -93,7 +93,7 @@ def segments(runner: SeatRunner, viewer: str, seen: list[Observation]) -> Iterat
 
 
 def first_private_divergence(
-    game: str, seed: int, builder: Builder, max_pairs: int = 40
+    game: str, seed: int, builder: Builder | None, max_pairs: int = 40
 ) -> tuple[int, int, str | None]:
     """Twin deals for a plain seat, played side by side with public-minded agents.
 
@@ -123,6 +123,7 @@ def first_private_divergence(
         def rec(seen: list[Observation]) -> Callable[[str, Observation], None]:
             return lambda seat, obs: seen.append(obs) if seat == viewer else None
 
+        # builder None: the runner's own incremental feed (SeatFeed)
         ra = SeatRunner(ta, agents_a, on_observation=rec(seen_a), observe_fn=builder)
         rb = SeatRunner(tb, agents_b, on_observation=rec(seen_b), observe_fn=builder)
         for sa, sb in zip(segments(ra, viewer, seen_a), segments(rb, viewer, seen_b), strict=False):

@@ -58,11 +58,16 @@ def test_an_observation_holds_no_host_number() -> None:
     assert not {"seq", "version", "at", "table"} & (set(obs) | {k for e in obs["events"] for k in e})
 
 
-@pytest.mark.parametrize("game", sorted(SEATS))
-def test_twin_deals_give_a_plain_seat_identical_observations(game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "feed"),
+    [(g, True) for g in sorted(SEATS)] + [("werewolf", False)],
+    ids=[f"{g}-pushed-events" for g in sorted(SEATS)] + ["werewolf-full-view"],
+)
+def test_twin_deals_give_a_plain_seat_identical_observations(game: str, feed: bool) -> None:
+    """The runner's observations (built from pushed events) and the full-view ones both hold."""
     compared = 0
     for seed in range(3):
-        _, n, leak = first_private_divergence(game, seed, real_observe, max_pairs=8)
+        _, n, leak = first_private_divergence(game, seed, None if feed else real_observe, max_pairs=8)
         assert leak is None, leak
         compared += n
     assert compared >= 10, "the twins diverged publicly at once: the test compared almost nothing"

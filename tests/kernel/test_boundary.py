@@ -93,6 +93,7 @@ def test_player_view_has_exactly_the_documented_fields() -> None:
         "teammates",
         "role_info",
         "turn",
+        "targets",
     )
     hints = _hints(hr.PlayerView)
     assert hints["self"] is hr.SelfInfo

@@ -6,6 +6,8 @@ A board variable ``no.<SKILL>`` on a player refuses that skill (the reason is it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 import hiddenrole as hr
@@ -15,7 +17,9 @@ from .conftest import game
 from .test_who_may_act import PLAYERS, night_day, optional, pending
 
 
-def gate(player_id: str, skill: str, view: hr.GameView) -> str | tuple[str, ...] | None:
+def gate(
+    player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]
+) -> str | tuple[str, ...] | None:
     me = view.player(player_id)
     assert me is not None
     if f"no.{skill}" in me.vars:
@@ -71,6 +75,8 @@ def test_limited_targets_are_told_and_enforced() -> None:
     assert engine.allowed_targets("s1", "CHECK") is None
     mark(engine, "s1", "only.CHECK", "v1,h1")
     assert engine.allowed_targets("s1", "CHECK") == ("h1", "v1")
+    assert engine.player_view("s1").targets == (("CHECK", ("h1", "v1")),)
+    assert engine.player_view("x1").targets == ()
     assert engine.phase_info().roles["seer"].targets == {"s1": {"CHECK": ("h1", "v1")}}
     with pytest.raises(hr.InvalidTargets, match="w1"):
         engine.submit("s1", "CHECK", ["w1"])
@@ -91,14 +97,35 @@ def test_no_target_left_refuses_the_skill() -> None:
 
 
 def test_an_empty_reason_still_refuses() -> None:
-    engine2, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view: "" if skill == "CHECK" else None)
+    engine2, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view, mine: "" if skill == "CHECK" else None)
     assert "CHECK" not in engine2.allowed_skills("s1")
     with pytest.raises(hr.SkillNotAllowed, match="the rules do not allow it now"):
         engine2.submit("s1", "CHECK", ["v1"])
 
 
 def test_no_opinion_leaves_every_skill_and_target() -> None:
-    engine, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view: None)
+    engine, _ = game(night_day(), PLAYERS, usable=lambda pid, skill, view, mine: None)
     assert engine.allowed_skills("x1") == ("SAVE", "POISON", hr.SKIP)
     assert engine.allowed_targets("s1", "CHECK") is None
     assert engine.phase_info().roles["seer"].refused == {}
+
+
+def test_usable_sees_only_the_players_own_submissions_this_phase() -> None:
+    """A rule that depends on this phase's moves ("one check a night") reads the seat's own, never others'."""
+    seen: list[tuple[str, tuple[str, ...]]] = []
+
+    def once(pid: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]) -> str | None:
+        seen.append((pid, tuple(u.player_id for u in submitted)))
+        return "one check a night" if skill == "CHECK" and any(u.skill == "CHECK" for u in submitted) else None
+
+    engine, _ = game(night_day(), PLAYERS, usable=once)
+    engine.submit("w1", "KILL", ["v1"])
+    assert "CHECK" in engine.allowed_skills("s1")
+    engine.submit("s1", "CHECK", ["v1"])
+    assert "CHECK" not in engine.allowed_skills("s1")
+    assert engine.phase_info().roles["seer"].refused == {"s1": {"CHECK": "one check a night"}}
+    assert not any(a.player_id == "s1" for a in engine.readiness().pending)
+    with pytest.raises(hr.SkillNotAllowed, match="one check a night"):
+        engine.submit("s1", "CHECK", ["h1"])
+    assert all(set(mine) <= {pid} for pid, mine in seen)
+    assert ("s1", ("s1",)) in seen

@@ -23,13 +23,9 @@ from .observation import (
 from .random_agent import RandomAgent, random_targets
 from .registry import AGENT_NAMES, make_agent, register, seat_rng
 from .runner import (
-    BID,
-    FREE,
     MAX_ATTEMPTS,
-    MAX_BID,
     MAX_DECISIONS,
     MAX_IDLE_PHASES,
-    MAX_TALK_TURNS,
     Decision,
     GameRecord,
     SeatRunner,
@@ -39,14 +35,10 @@ from .runner import (
 __all__ = [
     "AGENT_ERROR_CODES",
     "AGENT_NAMES",
-    "BID",
-    "FREE",
     "MAX_ATTEMPTS",
-    "MAX_BID",
     "MAX_DECISIONS",
     "MAX_IDLE_PHASES",
     "MAX_REASONING",
-    "MAX_TALK_TURNS",
     "Action",
     "Agent",
     "Decision",

@@ -32,7 +32,7 @@ from hiddenrole.host.catalog import get
 
 from .errors import UnknownAgent
 from .registry import make_agent, seat_rng
-from .runner import FREE, SeatRunner
+from .runner import SeatRunner, full_observation
 
 __all__ = [
     "ArenaSpec",
@@ -108,7 +108,8 @@ class ArenaSpec:
     seats: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
-    discussion: str = FREE
+    incremental: bool = True
+    """Build observations from the pushed events (``False``: from the whole view; benchmarks compare)."""
 
     def seat_count(self) -> int:
         if self.seats is not None:
@@ -126,7 +127,7 @@ class ArenaSpec:
             "seats": self.seats,
             "options": dict(self.options),
             "seed": self.seed,
-            "discussion": self.discussion,
+            "incremental": self.incremental,
         }
 
 
@@ -147,7 +148,7 @@ def play_game(spec: ArenaSpec, index: int) -> dict[str, Any]:
     camps = {s: camp_of(spec.game, god[s].role, god[s].vars) for s in table.seats}
     names = {s: _agent_for(spec.seat_agents, s, roles[s], camps[s]) for s in table.seats}
     agents = {s: make_agent(names[s], spec.game, s, seat_rng(seed, s)) for s in table.seats}
-    record = SeatRunner(table, agents, discussion=spec.discussion).run()
+    record = SeatRunner(table, agents, observe_fn=None if spec.incremental else full_observation).run()
     outcome = table.outcome
     status = table.status()
     return {
@@ -168,7 +169,6 @@ def play_game(spec: ArenaSpec, index: int) -> dict[str, Any]:
         "truncated": record.truncated,
         "log": json.loads(table.log().to_json()),
         "reasoning": record.reasoning(),
-        "bids": [[phase, rnd, bids] for phase, rnd, bids in record.bids],
     }
 
 
@@ -194,7 +194,12 @@ def _worker(spec_dict: dict[str, Any], index: int) -> str:
     return json.dumps(play_game(spec, index), sort_keys=True, separators=(",", ":"))
 
 
-def _play_all(spec: ArenaSpec, todo: Sequence[int], jobs: int) -> Iterator[str]:
+def _play_all(spec: ArenaSpec, todo: Sequence[int], jobs: int, ray: bool = False) -> Iterator[str]:
+    if ray:
+        from .scale import play_on_ray
+
+        yield from play_on_ray(_worker, spec.to_dict(), todo, jobs)
+        return
     if jobs <= 1:
         for i in todo:
             yield _worker(spec.to_dict(), i)
@@ -211,8 +216,11 @@ def _play_all(spec: ArenaSpec, todo: Sequence[int], jobs: int) -> Iterator[str]:
                 yield f.result()
 
 
-def run(spec: ArenaSpec, out: Path, *, jobs: int = 1, progress: bool = True) -> list[dict[str, Any]]:
-    """Play every game of ``spec`` not already in ``out``, appending its line; all results of the spec."""
+def run(spec: ArenaSpec, out: Path, *, jobs: int = 1, progress: bool = True, ray: bool = False) -> list[dict[str, Any]]:
+    """Play every game of ``spec`` not already in ``out``, appending its line; all results of the spec.
+
+    ``jobs`` worker processes, or with ``ray`` as many Ray workers (``hiddenrole.agents.scale``).
+    """
     if spec.games < 0:
         raise hr.InvalidArgument("--games must be >= 0")
     for name in sorted(set(spec.seat_agents.values())):
@@ -224,13 +232,13 @@ def run(spec: ArenaSpec, out: Path, *, jobs: int = 1, progress: bool = True) -> 
     with out.open("a", encoding="utf-8") as fh:
         if torn:
             fh.write("\n")  # end an interrupted line so the next one starts clean
-        _drive(spec, todo, jobs, fh, progress)
+        _drive(spec, todo, jobs, fh, progress, ray)
     wanted = {spec.game_id(i) for i in range(spec.games)}
     return sorted((r for r in read_results(out) if r.get("id") in wanted), key=lambda r: int(r["index"]))
 
 
-def _drive(spec: ArenaSpec, todo: Sequence[int], jobs: int, fh: TextIO, progress: bool) -> None:
-    lines = _play_all(spec, todo, jobs)
+def _drive(spec: ArenaSpec, todo: Sequence[int], jobs: int, fh: TextIO, progress: bool, ray: bool = False) -> None:
+    lines = _play_all(spec, todo, jobs, ray)
     if not progress or not todo:
         for line in lines:
             fh.write(line + "\n")

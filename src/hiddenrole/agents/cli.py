@@ -9,7 +9,6 @@ from pathlib import Path
 import hiddenrole as hr
 
 from .arena import ArenaSpec, default_jobs, parse_seat_agents, run, summarize
-from .runner import DISCUSSIONS, FREE
 
 __all__ = ["add_arena_arguments", "run_arena"]
 
@@ -26,13 +25,10 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=None, help="seats per table (default: the game's usual)")
     parser.add_argument("--seed", type=int, default=0, help="game i is dealt from seed SEED+i")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes (Ray workers with --ray)")
     parser.add_argument(
-        "--discussion",
-        choices=DISCUSSIONS,
-        default=FREE,
-        help="free: each seat may speak once a phase; bid: bid for the floor",
+        "--ray", action="store_true", help="play the games as Ray tasks (the 'ray' extra); same results file"
     )
-    parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes")
     parser.add_argument("--out", type=Path, default=Path("results.jsonl"), help="results file (appended, resumable)")
     parser.add_argument("--plot", type=Path, default=None, help="write PNG charts here (needs matplotlib)")
     parser.add_argument("--html", type=Path, default=None, help="write a self-contained HTML report here")
@@ -51,10 +47,8 @@ def run_arena(args: argparse.Namespace) -> int:
             raise hr.InvalidArgument(f"--option {item!r}: use NAME=VALUE")
         texts[name] = value
     options = dict(definition.parse_options(texts)) if texts else {}
-    spec = ArenaSpec(
-        args.game, args.games, parse_seat_agents(args.seat_agents), args.seats, options, args.seed, args.discussion
-    )
-    results = run(spec, args.out, jobs=args.jobs, progress=not args.quiet)
+    spec = ArenaSpec(args.game, args.games, parse_seat_agents(args.seat_agents), args.seats, options, args.seed)
+    results = run(spec, args.out, jobs=args.jobs, progress=not args.quiet, ray=args.ray)
     summary = summarize(results)
     print(json.dumps(summary.to_dict(), indent=1) if args.json else summary.text())
     if args.plot is not None:

@@ -108,17 +108,6 @@ class LLMAgent:
         self.transcript: list[Message] = []
         """The last decision's messages and replies (private to this seat)."""
 
-    def bid(self, obs: Observation) -> int:
-        """How urgently this seat wants the floor (bidding discussion); an invalid reply bids 0."""
-        messages = [*build_prompt(obs)[:-1], {"role": "user", "content": build_prompt(obs)[-1]["content"]}]
-        messages[-1]["content"] += "\n\n" + BID_PROMPT
-        try:
-            value = extract_json(self.model(messages))
-        except Exception:  # a failed call or a reply without JSON: stay silent
-            return 0
-        bid = value.get("bid") if isinstance(value, dict) else None
-        return bid if isinstance(bid, int) and not isinstance(bid, bool) and 0 <= bid <= 4 else 0
-
     def act(self, obs: Observation) -> Action:
         messages = build_prompt(obs)
         if obs.error:
@@ -145,13 +134,6 @@ class LLMAgent:
         chosen = self.fallback.act(obs)
         note = f"fallback after {len(problems)} invalid replies: " + " | ".join(problems)
         return Action(chosen.skill, chosen.targets, "", note)
-
-
-BID_PROMPT: Final = (
-    "Before the next turn of speech, every player bids for the floor. How urgently do you want to speak? "
-    "0: I would rather listen; 1: I have general thoughts; 2: I have something critical; 3: it is absolutely "
-    'urgent; 4: someone addressed me and I must answer. Reply with one JSON object: {"bid": 0..4}.'
-)
 
 
 def openai_model(

@@ -20,7 +20,8 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.enginetest import find_step
-from hiddenrole.host import MAX_SAY, SAY, SeatPlayer, Table, TableView
+from hiddenrole.host import MAX_SAY, SAY, ChatLine, SeatPlayer, Table, TableView
+from hiddenrole.host import SeenEvent as ViewEvent
 
 from .errors import InvalidAction
 
@@ -34,6 +35,8 @@ __all__ = [
     "observe",
     "observe_table",
     "legal_actions",
+    "seen_events",
+    "seen_chat",
     "MAX_REASONING",
 ]
 
@@ -320,11 +323,13 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
     its JSON form (:meth:`TableView.to_dict`, what the server sends), so the web page and
     the server's bots offer exactly what an agent is offered.
     """
+    limits: Mapping[str, Sequence[str]]
     if isinstance(view, TableView):
         me = view.me
         if me is None or view.over:
             return ()
         seat, role, skills = me.seat, me.role, me.allowed_skills
+        limits = dict(me.targets)
         phase = view.phase
         players = tuple((p.seat, p.alive) for p in view.players)
     else:
@@ -332,6 +337,7 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
         if not d or view.get("over"):
             return ()
         seat, role, skills = d["seat"], d["role"], tuple(d["allowed_skills"])
+        limits = d.get("targets") or {}
         phase = view["phase"]
         players = tuple((p["seat"], p["alive"]) for p in view["players"])
     pc = config.phases.get(phase)
@@ -341,19 +347,28 @@ def legal_actions(view: TableView | Mapping[str, Any], config: hr.Config) -> tup
         step = find_step(config, phase, role, skill)
         if step is None:
             continue
-        out.append(_shape(step, seat, players, config, skill in extras))
+        out.append(_shape(step, seat, players, config, skill in extras, limits.get(skill)))
     return tuple(out)
 
 
 def _shape(
-    step: hr.PhaseStep, seat: str, players: Sequence[tuple[str, bool]], config: hr.Config, out_of_turn: bool
+    step: hr.PhaseStep,
+    seat: str,
+    players: Sequence[tuple[str, bool]],
+    config: hr.Config,
+    out_of_turn: bool,
+    only: Sequence[str] | None = None,
 ) -> LegalAction:
+    """The step's target shape, narrowed to ``only`` when the rules limit the targets now."""
     if step.target_pool:
         candidates = tuple(config.target_pools.get(step.target_pool, ()))
     else:
         candidates = tuple(s for s, alive in players if alive or step.allow_dead_target)
         if not step.allow_self_target:
             candidates = tuple(c for c in candidates if c != seat)
+    if only is not None:
+        allowed = frozenset(only)
+        candidates = tuple(c for c in candidates if c in allowed)
     if step.skill == hr.SKIP:
         lo = hi = 0
     elif not step.checks_targets:
@@ -368,12 +383,37 @@ def _shape(
     )
 
 
-def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
-    """The observation of the seat whose view this is. A spectator's view (no seat) is refused."""
+def seen_events(events: Sequence[ViewEvent], start: int = 0) -> list[SeenEvent]:
+    """The view's events as this seat's history, numbered from ``start``."""
+    return [
+        SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)
+        for i, e in enumerate(events, start)
+    ]
+
+
+def seen_chat(chat: Sequence[ChatLine], start: int = 0) -> list[SeenChat]:
+    """The view's chat lines as this seat's chat history, numbered from ``start``."""
+    return [SeenChat(i, c.sender, c.text, c.phase, c.round) for i, c in enumerate(chat, start)]
+
+
+def observe(
+    view: TableView,
+    config: hr.Config,
+    error: str = "",
+    *,
+    history: tuple[tuple[SeenEvent, ...], tuple[SeenChat, ...]] | None = None,
+) -> Observation:
+    """The observation of the seat whose view this is. A spectator's view (no seat) is refused.
+
+    ``history``: the seat's events and chat already converted (:class:`SeatFeed` keeps
+    them from the pushed notices); it must be exactly the view's, converted.
+    """
     me = view.me
     if view.seat is None or me is None:
         raise hr.InvalidArgument("an observation is built from a seat's view, not a spectator's")
     outcome = view.outcome
+    if history is None:
+        history = (tuple(seen_events(view.events)), tuple(seen_chat(view.chat)))
     return Observation(
         game=view.game,
         seat=view.seat,
@@ -388,11 +428,8 @@ def observe(view: TableView, config: hr.Config, error: str = "") -> Observation:
         over=view.over,
         players=tuple(view.players),
         data=dict(view.data),
-        events=tuple(
-            SeenEvent(i, e.type, e.source, e.target, dict(e.data), e.canceled, e.reason)
-            for i, e in enumerate(view.events)
-        ),
-        chat=tuple(SeenChat(i, c.sender, c.text, c.phase, c.round) for i, c in enumerate(view.chat)),
+        events=history[0],
+        chat=history[1],
         legal=legal_actions(view, config),
         can_say=SAY in view.moves,
         winners=outcome.winners if outcome is not None else (),

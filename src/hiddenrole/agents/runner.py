@@ -10,7 +10,10 @@ fallback). Every decision, with the agent's private reasoning, is kept in the
 
 A seat that acted or passed is not asked again in the same visit of a phase; when
 no seat owes anything, agents that talk get one chance to speak, then the host ends
-the phase.
+the phase. How a day's discussion is organised beyond that (an ordered day, bidding
+for the floor) is the rules' business: werewolf's ``ordered-day`` and ``bid-for-floor``
+switches make speaking turns and bids moves like any other, which agents answer
+through their legal actions.
 """
 
 from __future__ import annotations
@@ -25,20 +28,17 @@ from hiddenrole.host import Table, TableLog
 
 from .base import Agent
 from .errors import InvalidAction
+from .feed import SeatFeed
 from .observation import Action, Observation, observe
 
 __all__ = [
-    "BID",
-    "DISCUSSIONS",
-    "FREE",
     "MAX_ATTEMPTS",
-    "MAX_BID",
     "MAX_DECISIONS",
     "MAX_IDLE_PHASES",
-    "MAX_TALK_TURNS",
     "Decision",
     "GameRecord",
     "SeatRunner",
+    "full_observation",
     "play",
 ]
 
@@ -48,15 +48,6 @@ MAX_DECISIONS: Final = 5000
 """Decisions in one game before the runner stops it as stuck (``GameRecord.truncated``)."""
 MAX_IDLE_PHASES: Final = 200
 """Phases in a row the host may end with nobody acting before the runner stops the game."""
-FREE: Final = "free"
-"""Discussion mode: every talking seat may speak once per phase, in seat order."""
-BID: Final = "bid"
-"""Discussion mode: seats bid for the floor before each turn of speech (Werewolf Arena's design)."""
-DISCUSSIONS: Final = (FREE, BID)
-MAX_BID: Final = 4
-"""Highest bid: 0 "I just listen" .. 4 "I was addressed and must answer"."""
-MAX_TALK_TURNS: Final = 8
-"""Turns of speech per phase under bidding."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +77,6 @@ class GameRecord:
     log: TableLog
     decisions: list[Decision] = field(default_factory=list)
     truncated: bool = False
-    bids: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
-    """Under bidding: (phase, round, seat -> bid) for each turn of speech (host only)."""
 
     def private(self, seat: str) -> list[Decision]:
         """``seat``'s own decisions (its reasoning included): never show them to another seat."""
@@ -109,7 +98,9 @@ class SeatRunner:
 
     ``on_observation(seat, obs)`` sees every observation handed to an agent (tests use
     it to prove what agents receive); ``talk`` enables the speaking round for agents
-    that talk.
+    that talk. Observations are built incrementally from the notices pushed to each
+    seat (:class:`~hiddenrole.agents.feed.SeatFeed`) unless ``observe_fn`` is given
+    (``full_observation`` rebuilds each one from the seat's whole view).
     """
 
     def __init__(
@@ -120,11 +111,7 @@ class SeatRunner:
         on_observation: Observer | None = None,
         talk: bool = True,
         observe_fn: Callable[[Table, str, str], Observation] | None = None,
-        discussion: str = FREE,
-        talk_turns: int = MAX_TALK_TURNS,
     ) -> None:
-        if discussion not in DISCUSSIONS:
-            raise hr.InvalidArgument(f"discussion must be one of {DISCUSSIONS}, not {discussion!r}")
         unknown = sorted(set(agents) - set(table.seats))
         if unknown:
             raise hr.InvalidArgument(f"agents for seats not at the table: {unknown}")
@@ -133,16 +120,15 @@ class SeatRunner:
         self.on_observation = on_observation
         self.talk = talk
         self.record = GameRecord(table.log())
-        self._observe = observe_fn or _observe
+        self._feed: SeatFeed | None = None
+        if observe_fn is None:
+            self._feed = SeatFeed(table, sorted(self.agents))
+        self._observe = observe_fn or self._feed or _observe
         self._visit: tuple[str, int, int] = ("", -1, -1)
         self._phase_ends = 0
         self._done: set[str] = set()
         self._talked: set[str] = set()
         self._idle = 0
-        self.discussion = discussion
-        self.talk_turns = talk_turns
-        self._turns = 0
-        self._last_speaker = ""
 
     # ------------------------------------------------------------- driving
 
@@ -157,7 +143,13 @@ class SeatRunner:
                 break
             self._decide(*got)
         self.record.log = self.table.log()
+        self.close()
         return self.record
+
+    def close(self) -> None:
+        """Stop listening to the table's notices (``run`` does it when the game ends)."""
+        if self._feed is not None:
+            self._feed.close()
 
     def step(self) -> bool:
         """Ask one seat (ending phases until one owes a decision); ``False`` once the table is over."""
@@ -201,8 +193,6 @@ class SeatRunner:
             self._visit = key
             self._done.clear()
             self._talked.clear()
-            self._turns = 0
-            self._last_speaker = ""
 
     def _next_seat(self) -> str | None:
         r = self.table.readiness()
@@ -217,10 +207,7 @@ class SeatRunner:
         return None
 
     def _talk_round(self) -> bool:
-        """Free discussion: each talking agent gets one chance to speak per visit, in seat order.
-        Bidding: see :meth:`_bid_round`. ``True`` if a seat was asked."""
-        if self.discussion == BID:
-            return self._bid_round()
+        """Each talking agent gets one chance to speak per visit, in seat order; ``True`` if a seat was asked."""
         for seat in self.table.seats:
             agent = self.agents.get(seat)
             if agent is None or not getattr(agent, "talks", False) or seat in self._talked:
@@ -237,47 +224,6 @@ class SeatRunner:
                     self.table.say(seat, action.say)
             return True
         return False
-
-    def _bid_round(self) -> bool:
-        """Bid for the floor (Werewolf Arena): every talking seat that may speak bids 0..MAX_BID; the
-        highest speaks (ties: a seat named in the last line, then the next seat after the last
-        speaker). All bids 0, or ``talk_turns`` turns in this visit, end the discussion. Bids stay
-        in the record (``GameRecord.bids``); no seat is shown another's bid."""
-        if self._turns >= self.talk_turns:
-            return False
-        bids: dict[str, int] = {}
-        views: dict[str, Observation] = {}
-        for seat in self.table.seats:
-            agent = self.agents.get(seat)
-            if agent is None or not getattr(agent, "talks", False) or seat == self._last_speaker:
-                continue
-            obs = self._observe(self.table, seat, "")
-            if not obs.can_say:
-                continue
-            bidder = getattr(agent, "bid", None)
-            self._emit(seat, obs)
-            value = bidder(obs) if callable(bidder) else 0
-            bids[seat] = max(0, min(MAX_BID, int(value))) if isinstance(value, int) else 0
-            views[seat] = obs
-        self._turns += 1
-        top = max(bids.values(), default=0)
-        self.record.bids.append((self._visit[0], self._visit[1], dict(sorted(bids.items()))))
-        if top == 0:
-            self._turns = self.talk_turns
-            return False
-        last = views[next(iter(views))].chat[-1].text if views and views[next(iter(views))].chat else ""
-        seats = list(self.table.seats)
-        start = seats.index(self._last_speaker) + 1 if self._last_speaker in seats else 0
-        order = seats[start:] + seats[:start]
-        speaker = sorted((s for s in bids if bids[s] == top), key=lambda s: (s not in last, order.index(s)))[0]
-        obs = views[speaker]
-        action = self.agents[speaker].act(obs)
-        self._log(speaker, obs, Action(None, (), action.say, action.reasoning))
-        if action.say:
-            with contextlib.suppress(hr.GameError):
-                self.table.say(speaker, action.say)
-        self._last_speaker = speaker
-        return True
 
     # ------------------------------------------------------------- one decision
 
@@ -343,8 +289,12 @@ class SeatRunner:
         self.record.decisions.append(Decision(seat, obs.phase, obs.round, action, error))
 
 
-def _observe(table: Table, seat: str, error: str) -> Observation:
+def full_observation(table: Table, seat: str, error: str) -> Observation:
+    """``seat``'s observation rebuilt from its whole view (no feed): the reference the feed is checked against."""
     return observe(table.view(seat), table.rules.config, error)
+
+
+_observe = full_observation
 
 
 def play(table: Table, agents: Mapping[str, Agent], **kw: Any) -> GameRecord:

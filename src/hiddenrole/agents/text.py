@@ -52,6 +52,7 @@ def player_view(obs: Observation) -> hr.PlayerView:
         obs.teammates,
         dict(obs.role_info),
         obs.turn,
+        tuple((la.skill, la.candidates) for la in obs.legal if la.candidates),
     )
 
 

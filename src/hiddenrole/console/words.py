@@ -67,7 +67,11 @@ class _Plain:
         if not view.allowed_skills:
             return f"{self.phase_name(view.phase)}. Nothing to do for you now."
         living = ", ".join(p.id for p in view.players if p.alive)
-        skills = ", ".join(self.skill_name(s) for s in view.allowed_skills)
+        limits = dict(view.targets)
+        skills = ", ".join(
+            self.skill_name(s) + (f" ({', '.join(limits[s]) or 'nobody'})" if s in limits else "")
+            for s in view.allowed_skills
+        )
         return f"{self.phase_name(view.phase)}. You may: {skills}. Players: {living}."
 
     def identity(self, view: hr.PlayerView) -> str:
@@ -106,4 +110,5 @@ def player_view(view: TableView) -> hr.PlayerView | None:
         teammates=me.teammates,
         role_info=dict(me.role_info),
         turn=view.turn,
+        targets=me.targets,
     )

@@ -929,7 +929,9 @@ class Table:
             )
         pv = run.engine.player_view(seat)
         players = tuple(self._player(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
-        me = SeatSelf(seat, pv.self.role, pv.self.camp, pv.self.alive, pv.allowed_skills, pv.teammates, pv.role_info)
+        me = SeatSelf(
+            seat, pv.self.role, pv.self.camp, pv.self.alive, pv.allowed_skills, pv.teammates, pv.role_info, pv.targets
+        )
         moves = self._moves_for(run, shared, seat, me, pv.turn)
         return Core(status.phase, status.round, pv.turn, status.over, players, me, moves, shared.data, run.outcome)
 

@@ -322,7 +322,7 @@ def _decide(t: Table, view: TableView, rng: random.Random) -> Move | None:
     if step is None:
         return None
     players = [(p.seat, p.alive) for p in view.players]
-    targets = choose_targets(step, seat, players, config.target_pools, rng)
+    targets = choose_targets(step, seat, players, config.target_pools, rng, me.targets_for(skill))
     if targets is None:
         return None
     return Move(ACT, seat, skill, targets)

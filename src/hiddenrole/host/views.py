@@ -30,7 +30,11 @@ class SeatPlayer:
 
 @dataclass(frozen=True, slots=True)
 class SeatSelf:
-    """What a seat knows about itself and may do now."""
+    """What a seat knows about itself and may do now.
+
+    ``targets``: for each allowed skill whose targets the rules limit now, the only ones
+    the table accepts (the kernel's ``PlayerView.targets``); every picker offers those.
+    """
 
     seat: str
     role: str
@@ -39,6 +43,14 @@ class SeatSelf:
     allowed_skills: tuple[str, ...]
     teammates: tuple[str, ...]
     role_info: Mapping[str, str]
+    targets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def targets_for(self, skill: str) -> tuple[str, ...] | None:
+        """The only targets ``skill`` accepts now; ``None``: any its step's shape permits."""
+        for k, only in self.targets:
+            if k == skill:
+                return only
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +129,7 @@ class TableView:
                 "allowed_skills": list(m.allowed_skills),
                 "teammates": list(m.teammates),
                 "role_info": dict(m.role_info),
+                "targets": {k: list(only) for k, only in m.targets},
             }
         return {
             "table": self.table,

@@ -130,3 +130,33 @@ def test_an_alive_seat_asked_about_a_gun_is_refused_and_a_dead_armed_seat_is_off
     assert engine.allowed_skills("p05") == (ww.SHOOT, ww.SKIP)
     assert ("p05", ww.SHOOT) in owed(engine)
     agree(engine)
+
+
+def test_a_second_potion_the_same_night_is_refused_at_submit_unless_the_table_allows_both() -> None:
+    for allowed in (False, True):
+        engine = table(*EIGHT, switches=ww.Switches(witch_can_use_both_potions=allowed))
+        wolves_kill(engine, "p06")
+        engine.submit(WITCH, ww.ANTIDOTE, ["p06"])
+        assert (ww.POISON in engine.allowed_skills(WITCH)) is allowed
+        assert ((WITCH, ww.POISON) in owed(engine)) is allowed
+        if allowed:
+            engine.submit(WITCH, ww.POISON, ["p07"])
+            assert len(engine.pending_uses()) == 2
+        else:
+            assert engine.phase_info().roles[ww.WITCH].refused == {WITCH: {ww.POISON: rs.BOTH_POTIONS}}
+            assert engine.player_view(WITCH).allowed_skills == ()
+            with pytest.raises(hr.SkillNotAllowed, match=rs.BOTH_POTIONS):
+                engine.submit(WITCH, ww.POISON, ["p07"])
+            assert len(engine.pending_uses()) == 1
+        agree(engine)
+        end = engine.end_phase()
+        assert not any(e.canceled for e in end)
+
+
+def test_the_player_view_names_the_only_targets_a_limited_skill_accepts() -> None:
+    engine = table(*EIGHT)
+    wolves_kill(engine, "p06")
+    limits = dict(engine.player_view(WITCH).targets)
+    assert limits[ww.ANTIDOTE] == ("p06",)
+    assert WITCH not in limits[ww.POISON]
+    assert engine.player_view("p06").targets == ()

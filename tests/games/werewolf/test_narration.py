@@ -218,7 +218,8 @@ def test_prompts_name_only_targets_the_engine_accepts(narrated: Narrated) -> Non
         if len(skills) != 1:
             continue
         named = ids_in(nar.prompt(view), [p.id for p in view.players])
-        living = {p.id for p in view.players if p.alive}
+        only = dict(view.targets).get(skills[0])
+        living = {p.id for p in view.players if p.alive and (only is None or p.id in only)}
         assert named <= living, (view.phase, named - living)
         if skills[0] in (ww.KILL, ww.VOTE, ww.PROTECT) or (
             skills[0] == ww.SHOOT and "will not fire" not in nar.prompt(view)

@@ -102,6 +102,8 @@ class WerewolfHeuristic:
             target = best(pool, f.suspicion(), salt)
             if target and (act := use(obs, ww.SHOOT, target)):
                 return act
+        if ww.BID in skills:  # bid-for-floor: a seat that does not talk would rather listen
+            return use(obs, ww.BID, ww.BID_LEVELS[0], why="nothing to say") or Action()
         if ww.DONE in skills:
             return use(obs, ww.DONE) or Action()
         return use(obs, ww.SKIP) or Action()

@@ -7,16 +7,20 @@ their checks as a second line, for effects a host applies directly and for old l
 
 Nothing here tells a seat more than its role info already does: the witch sees her
 potions and tonight's victim (``witch_info``), an armed player whether the gun would
-fire (``gun_info``), and the guard knows whom he guarded. Left to the resolver, because it
-depends on this phase's submissions rather than the board: a second potion the same
-night when ``witch_can_use_both_potions`` is off (``BOTH_POTIONS``).
+fire (``gun_info``), and the guard knows whom he guarded. One rule depends on this phase's own moves rather than
+the board: with ``witch_can_use_both_potions`` off, once the witch has submitted one
+potion tonight the other is refused (``BOTH_POTIONS``). The kernel hands ``usable`` the
+seat's own pending submissions (``submitted``), which she knows, and nobody else's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import hiddenrole as hr
 
 from .resolution import (
+    BOTH_POTIONS,
     GUN_JAMMED,
     NO_ANTIDOTE,
     NO_GUN,
@@ -51,12 +55,18 @@ class Usable:
     def __init__(self, switches: Switches) -> None:
         self.switches = switches
 
-    def usable(self, player_id: str, skill: str, view: hr.GameView) -> str | tuple[str, ...] | None:
+    def usable(
+        self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse] = ()
+    ) -> str | tuple[str, ...] | None:
         """``None``: any target; a reason: refused; a tuple: only these targets."""
         me = view.player(player_id)
         if me is None:
             return None
         sw = self.switches
+        if skill in (ANTIDOTE, POISON) and not sw.witch_can_use_both_potions:
+            other = POISON if skill == ANTIDOTE else ANTIDOTE
+            if any(u.skill == other for u in submitted):
+                return BOTH_POTIONS
         if skill == PROTECT:
             out = [p.id for p in view.alive_players()]
             if not sw.guard_can_protect_self:

@@ -342,8 +342,11 @@ def _fallback(event: hr.Event, viewer: hr.PlayerView | None) -> str:
 # ---------------------------------------------------------------- the seat
 
 
-def _living(view: hr.PlayerView, *, others: bool = False) -> list[str]:
-    return [p.id for p in view.players if p.alive and not (others and p.id == view.player_id)]
+def _living(view: hr.PlayerView, *, others: bool = False, skill: str = "") -> list[str]:
+    """The living players (without the seat when ``others``), narrowed to the targets the rules allow ``skill`` now."""
+    ids = [p.id for p in view.players if p.alive and not (others and p.id == view.player_id)]
+    only = dict(view.targets).get(skill) if skill else None
+    return ids if only is None else [i for i in ids if i in only]
 
 
 def _choose(verb: str, ids: list[str]) -> str:
@@ -365,14 +368,14 @@ def prompt(view: hr.PlayerView) -> str:
         elif skill == KILL:
             lines.append(_choose("kill", _living(view)))
         elif skill == PROTECT:
-            lines.append(_choose("protect", _living(view)))
+            lines.append(_choose("protect", _living(view, skill=PROTECT)))
         elif skill == CHECK:
             lines.append(_choose("check", _living(view, others=True)))
         elif skill == ANTIDOTE:
             lines.append(_antidote(info))
         elif skill == POISON:
             if info.get(INFO_POISON):
-                lines.append(_choose("poison", _living(view, others=True)))
+                lines.append(_choose("poison", _living(view, others=True, skill=POISON)))
             else:
                 lines.append("Your poison is used up.")
         elif skill == SHOOT:
@@ -409,7 +412,8 @@ def _withheld(view: hr.PlayerView, skills: tuple[str, ...]) -> list[str]:
             else:
                 out.append(_antidote(info))
         if POISON not in skills:
-            out.append("Your poison is used up.")
+            held = info.get(INFO_POISON)
+            out.append("One potion a night: the poison waits for another night." if held else "Your poison is used up.")
     if SHOOT not in skills and SKIP in skills and info.get(INFO_CAN_SHOOT) == "no":
         out.append("Your gun will not fire after this death.")
     return out

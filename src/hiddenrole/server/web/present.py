@@ -77,6 +77,7 @@ def player_view(view: Mapping[str, Any]) -> hr.PlayerView | None:
         teammates=tuple(me["teammates"]),
         role_info=MappingProxyType(dict(me["role_info"])),
         turn=view.get("turn", ""),
+        targets=tuple((k, tuple(v)) for k, v in sorted((me.get("targets") or {}).items())),
     )
 
 
