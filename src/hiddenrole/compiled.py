@@ -4,19 +4,22 @@ Rules are immutable, so every engine built from the same value (new games, resto
 replays, the harness's many copies) shares one :class:`CompiledRules` instead of
 recomputing the per-phase tables. :func:`compiled` owns the cache: it is keyed by the
 identity of the Rules value and drops an entry when that value is collected, so the
-frozen Rules value itself is never written to.
+frozen Rules value itself is never written to. The config-only part (:class:`Shape`) is
+kept the same way per Config object, so Rules values that share a Config share it.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from .config import Config, PhaseConfig, PhaseStep
 from .errors import InvalidPhase
 from .rules import Bound, Rules
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
-__all__ = ["CompiledRules", "PhaseTable", "Requirement", "compiled"]
+__all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "compiled"]
 
 Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseAction, ...]]
 """The exit actions then the entry actions of one transition."""
@@ -122,15 +125,14 @@ EMPTY_TABLE = PhaseTable(PhaseConfig())
 """The table of START and END: no steps, nobody acts."""
 
 
-class CompiledRules:
-    """The rules' callables, the phase tables, ancestor paths and transition plans."""
+class Shape:
+    """What depends on the :class:`Config` alone: phase tables, ancestor paths, transition
+    plans. Shared by every Rules value built on the same Config object (a game whose
+    Rules differ per deal, such as One Night's centre cards, compiles its phases once)."""
 
-    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "resolver_names", "tables")
+    __slots__ = ("compound", "paths", "plans", "tables")
 
-    def __init__(self, rules: Rules) -> None:
-        self.bound = Bound(rules)
-        cfg: Config = rules.config
-        self.cfg = cfg
+    def __init__(self, cfg: Config) -> None:
         self.compound = cfg.compound_phases()
         self.tables: dict[PhaseType, PhaseTable] = {}
         self.paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
@@ -138,39 +140,62 @@ class CompiledRules:
         """Filled lazily by engines (one entry per transition taken; same value whoever computes it)."""
         for name, pc in cfg.phases.items():
             self.paths[name] = cfg.path_of(name)
-            if name in self.compound:
-                continue
+            if name not in self.compound:
+                self.tables[name] = PhaseTable(pc)
+
+
+class CompiledRules:
+    """The rules' callables, plus the shape of their config."""
+
+    __slots__ = ("bound", "cfg", "compound", "paths", "plans", "resolver_names", "tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self.bound = Bound(rules)
+        cfg: Config = rules.config
+        self.cfg = cfg
+        shape = _cached(_SHAPES, cfg, Shape)
+        for name in shape.tables:
             if name not in self.bound.resolvers:
                 raise InvalidPhase(f"phase {name!r} has no resolver")
-            self.tables[name] = PhaseTable(pc)
+        self.compound = shape.compound
+        self.tables = shape.tables
+        self.paths = shape.paths
+        self.plans = shape.plans
         self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
         """How errors name each phase's resolver (built once, not per call)."""
 
 
-_CACHE: dict[int, tuple[weakref.ref[Rules], CompiledRules]] = {}
-"""Compiled rules by ``id`` of their live Rules value. No lock: dict reads and writes are
-atomic, and a race at worst compiles the same rules twice (equal results; one is kept)."""
+_K = TypeVar("_K", Rules, Config)
+_V = TypeVar("_V")
+
+
+def _cached(cache: dict[int, tuple[weakref.ref[Any], Any]], key_obj: _K, build: Callable[[_K], _V]) -> _V:
+    """``build(key_obj)``, kept while ``key_obj`` lives, by identity (the values are frozen,
+    and equal-but-distinct values simply compile once each). No lock: dict reads and
+    writes are atomic, and a race at worst builds the same value twice (one is kept)."""
+    key = id(key_obj)
+    hit = cache.get(key)
+    if hit is not None and hit[0]() is key_obj:
+        return cast(_V, hit[1])
+    value = build(key_obj)  # may raise: nothing is cached then
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        # A weakref callback may run during any allocation, so it takes no lock; an id
+        # reused by a newer value keeps that value's entry.
+        got = cache.get(key)
+        if got is not None and got[0] is ref:
+            cache.pop(key, None)
+
+    cache[key] = (weakref.ref(key_obj, forget), value)
+    return value
+
+
+_SHAPES: dict[int, tuple[weakref.ref[Any], Any]] = {}
+"""Config shapes by ``id`` of their live Config."""
+_CACHE: dict[int, tuple[weakref.ref[Any], Any]] = {}
+"""Compiled rules by ``id`` of their live Rules value."""
 
 
 def compiled(rules: Rules) -> CompiledRules:
     """The compiled form of ``rules``, built on first use and shared while ``rules`` lives."""
-    key = id(rules)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is rules:
-        return hit[1]
-    comp = CompiledRules(rules)  # raises InvalidPhase for a phase without a resolver: nothing cached
-
-    def forget(ref: weakref.ref[Rules]) -> None:
-        _forget(key, ref)
-
-    _CACHE[key] = (weakref.ref(rules, forget), comp)
-    return comp
-
-
-def _forget(key: int, ref: weakref.ref[Rules]) -> None:
-    """Drop a collected Rules value's entry (unless its id was already reused by a newer one).
-
-    A weakref callback may run during any allocation, so it takes no lock."""
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is ref:
-        _CACHE.pop(key, None)
+    return _cached(_CACHE, rules, CompiledRules)

@@ -152,7 +152,7 @@ def _action(value: object) -> PhaseAction | object:
         return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Config:
     """The phase graph: where a game starts and every phase it can be in."""
 

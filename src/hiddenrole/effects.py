@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
+_tuple_new = tuple.__new__
 """The shared empty read-only mapping."""
 
 REPLACED_BY_INTERCEPTOR = "replaced by an interceptor"
@@ -138,13 +139,18 @@ class Effect(NamedTuple):
         """A copy carrying one more string payload entry."""
         if not isinstance(key, str) or not isinstance(value, str):
             raise InvalidArgument("effect data must be str to str")
-        merged = dict(self.data)
-        merged[key] = value
-        return self._replace(data=MappingProxyType(dict(sorted(merged.items()))))
+        if self.data:
+            merged = dict(self.data)
+            merged[key] = value
+            data: Mapping[str, str] = MappingProxyType(dict(sorted(merged.items())))
+        else:
+            data = MappingProxyType({key: value})
+        # A new tuple with one field changed, without ``_replace``'s per-field Python loop.
+        return _tuple_new(type(self), (*self[:3], data, *self[4:]))
 
     def cancel(self, reason: str) -> Effect:
         """A vetoed copy: changes no state, but stays in the log and the returned effects."""
-        return self._replace(canceled=True, reason=reason)
+        return _tuple_new(type(self), (*self[:4], True, reason, *self[6:]))
 
     def sets_alive(self) -> bool | None:
         """The aliveness this effect writes, or ``None`` if it writes none."""
@@ -336,8 +342,8 @@ def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
         and f.winners == ()
         and f.type
         and f.type not in BOOKKEEPING_EVENTS
-        and _is_clean_map(f.data)
-        and _is_clean_map(f.vars)
+        and (f.data is EMPTY_MAP or _is_clean_map(f.data))
+        and (f.vars is EMPTY_MAP or _is_clean_map(f.vars))
     ):
         return e
     for name in _STR_FIELDS:

@@ -1,0 +1,153 @@
+"""The engine keeps what it derived from the board until the board changes, and no longer.
+
+"What may each seat do" is computed once per board (for every seat at once) and the
+rules' ``usable`` answers are kept per (seat, skill); a waiting submission in a
+simultaneous phase changes only the pending list. Every step that can change the
+board (apply, end_phase, a resolved move, rollback) must forget them: these tests
+fail if one of those steps keeps a stale answer. Compiled rules are shared by every
+engine of one Rules value, kept outside that frozen value, and dropped with it.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+import hiddenrole as hr
+from hiddenrole import compiled as compiled_rules
+
+from .conftest import game, make_rules
+from .test_who_may_act import DAY, NIGHT, PLAYERS, night_day
+
+CLOSED = "closed"
+"""A game variable naming a skill the gate below refuses to everyone."""
+
+
+class CountingGate:
+    """``usable``: refuses the skill named by the ``closed`` game variable; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def usable(self, player_id: str, skill: str, view: hr.GameView) -> str | None:
+        self.calls += 1
+        return "closed" if view.var(hr.GAME, CLOSED) == skill else None
+
+
+def gated_village() -> tuple[hr.Engine, CountingGate]:
+    gate = CountingGate()
+    engine, _ = game(night_day(), PLAYERS, usable=gate)
+    return engine, gate
+
+
+def test_apply_makes_the_engine_ask_again() -> None:
+    engine, _ = gated_village()
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    engine.apply(hr.set_var(hr.GAME, CLOSED, "CHECK"))
+    assert engine.allowed_skills("s1") == ()
+    assert engine.allowed_targets("s1", "CHECK") == ()
+    engine.apply(hr.set_var(hr.GAME, CLOSED, ""))
+    assert engine.allowed_skills("s1") == ("CHECK",)
+
+
+def test_end_phase_makes_the_engine_ask_again() -> None:
+    engine, _ = gated_village()
+    engine.apply(hr.set_var(hr.GAME, CLOSED, "VOTE"))
+    assert engine.allowed_skills("v1") == ()  # nothing for a villager at night
+    engine.end_phase()
+    assert engine.status().phase == DAY
+    assert engine.allowed_skills("v1") == ("SPEAK",)
+    assert engine.player_view("v1").allowed_skills == ("SPEAK",)
+
+
+def test_a_death_changes_who_may_act_at_once() -> None:
+    engine, _ = gated_village()
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    engine.apply(hr.set_alive("s1", False))
+    assert engine.allowed_skills("s1") == ()
+    with pytest.raises(hr.PlayerDead):
+        engine.submit("s1", "CHECK", ["w1"])
+
+
+def test_a_waiting_submission_changes_only_its_seat() -> None:
+    engine, gate = gated_village()
+    before = {pid: engine.allowed_skills(pid) for pid in engine.player_ids()}
+    asked = gate.calls
+    engine.submit("s1", "CHECK", ["w1"])
+    assert engine.allowed_skills("s1") == ()
+    assert {pid: engine.allowed_skills(pid) for pid in engine.player_ids() if pid != "s1"} == {
+        pid: skills for pid, skills in before.items() if pid != "s1"
+    }
+    assert gate.calls == asked  # the board did not change: no seat's gate is asked again
+
+
+def test_usable_is_asked_once_per_seat_and_skill_per_board() -> None:
+    engine, gate = gated_village()
+    for _ in range(3):
+        engine.allowed_skills("x1")
+        engine.allowed_targets("x1", "SAVE")
+        engine.readiness()
+    asked = gate.calls
+    assert asked > 0
+    engine.submit("x1", "SAVE", ["v1"])
+    assert gate.calls == asked
+    engine.apply(hr.set_var(hr.GAME, "unrelated", "1"))
+    engine.allowed_skills("x1")
+    assert gate.calls > asked
+
+
+def test_a_rolled_back_step_leaves_the_answers_of_the_board_it_restored() -> None:
+    def boom(uses: object, view: hr.GameView) -> list[hr.Effect]:
+        raise RuntimeError("resolver bug")
+
+    gate = CountingGate()
+    engine, _ = game(night_day(), PLAYERS, usable=gate, resolvers={NIGHT: boom})
+    before = {pid: engine.allowed_skills(pid) for pid in engine.player_ids()}
+    with pytest.raises(RuntimeError):
+        engine.end_phase()
+    assert {pid: engine.allowed_skills(pid) for pid in engine.player_ids()} == before
+    assert engine.status().phase == NIGHT
+
+
+def test_status_follows_the_phase() -> None:
+    engine, _ = gated_village()
+    first = engine.status()
+    assert engine.status() == first
+    engine.end_phase()
+    assert engine.status().phase == DAY
+    engine.end_phase()
+    assert (engine.status().phase, engine.status().round) == (NIGHT, 2)
+
+
+def test_all_players_is_the_same_tuple_until_a_record_changes() -> None:
+    """Rules may memoise a function of the player records by the tuple's identity."""
+    seen: list[tuple[hr.PlayerInfo, ...]] = []
+
+    def victory(view: hr.GameView) -> None:
+        seen.append(view.all_players())
+        return None
+
+    engine, _ = game(night_day(), PLAYERS, victory=victory)
+    seen.clear()
+    engine.end_phase()
+    engine.end_phase()
+    assert len(seen) == 2 and seen[0] is seen[1]
+    engine.apply(hr.set_alive("v1", False))
+    engine.end_phase()
+    assert seen[2] is not seen[1]
+    assert [p.alive for p in seen[2] if p.id == "v1"] == [False]
+
+
+def test_compiled_rules_are_shared_kept_outside_the_rules_and_dropped_with_them() -> None:
+    rules = make_rules(night_day(), name="cachetest")
+    assert not hasattr(rules, "_compiled")
+    first = compiled_rules.compiled(rules)
+    hr.Engine(rules)
+    hr.Engine.replay(rules, hr.Engine(rules).log())
+    assert compiled_rules.compiled(rules) is first
+    key = id(rules)
+    assert key in compiled_rules._CACHE
+    del rules
+    gc.collect()
+    assert key not in compiled_rules._CACHE
