@@ -302,11 +302,11 @@ KERNEL_ORDER = (
     "compiled",
     "enginebase",
     "whoacts",
+    "boundary",
     "transitions",
     "restoring",
     "acting",
     "phases",
-    "boundary",
     "engine",
     "testing",
 )

@@ -33,7 +33,7 @@ from .vocab import END
 __all__ = ["Engine", "EventHandler", "MessageHandler"]
 
 
-class Engine(Phases, Acting, Boundary):
+class Engine(Phases):
     """One game. Build it from :class:`Rules`, seat players, :meth:`start`, then loop
     :meth:`submit` / :meth:`end_phase` until :meth:`status` says it is over."""
 

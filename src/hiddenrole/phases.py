@@ -21,7 +21,8 @@ from .errors import (
     InvalidRole,
     PlayerExists,
 )
-from .restoring import AllOrNothing, Restoring
+from .acting import Acting
+from .restoring import AllOrNothing
 from .transitions import phase_changed
 from .views import PlayerInfo
 from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, PLAYER_ADDED, SET_ACTORS, START, SYSTEM, RoleType
@@ -29,7 +30,7 @@ from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, PLAYER_ADDED, SET_
 __all__ = ["Phases"]
 
 
-class Phases(Restoring):
+class Phases(Acting):
     """Seating, the start, the end of each phase, and host effects."""
 
     __slots__ = ()

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from .compiled import Plan
 from .effects import EMPTY_MAP, Effect
 from .vocab import PHASE_CHANGED, PhaseAction, PhaseType
-from .whoacts import WhoActs
+from .boundary import Boundary
 
 __all__ = ["KEEP_ACTORS_KEY", "Transitions", "keeps_actors", "phase_changed"]
 
@@ -42,7 +42,7 @@ def keeps_actors(entry: Effect) -> bool:
     return entry.data.get(KEEP_ACTORS_KEY) == "1"
 
 
-class Transitions(WhoActs):
+class Transitions(Boundary):
     """Leaving and entering phases; round actions; the held round boundary."""
 
     __slots__ = ()
