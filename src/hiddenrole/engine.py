@@ -17,8 +17,6 @@ readers and the two ways to build an engine from a record.
 
 from __future__ import annotations
 
-from .acting import Acting
-from .boundary import Boundary
 from .effects import SkillUse, VarScope
 from .enginebase import EventHandler, MessageHandler
 from .errors import InvalidArgument

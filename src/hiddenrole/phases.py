@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .acting import Acting
 from .effects import Effect, frozen_map
 from .errors import (
     BoardAlreadyDecided,
@@ -21,7 +22,6 @@ from .errors import (
     InvalidRole,
     PlayerExists,
 )
-from .acting import Acting
 from .restoring import AllOrNothing
 from .transitions import phase_changed
 from .views import PlayerInfo

@@ -16,10 +16,10 @@ from __future__ import annotations
 import functools
 from types import MappingProxyType
 
+from .boundary import Boundary
 from .compiled import Plan
 from .effects import EMPTY_MAP, Effect
 from .vocab import PHASE_CHANGED, PhaseAction, PhaseType
-from .boundary import Boundary
 
 __all__ = ["KEEP_ACTORS_KEY", "Transitions", "keeps_actors", "phase_changed"]
 

@@ -11,6 +11,7 @@ engine of one Rules value, kept outside that frozen value, and dropped with it.
 from __future__ import annotations
 
 import gc
+from collections.abc import Sequence
 
 import pytest
 
@@ -30,7 +31,7 @@ class CountingGate:
     def __init__(self) -> None:
         self.calls = 0
 
-    def usable(self, player_id: str, skill: str, view: hr.GameView) -> str | None:
+    def usable(self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]) -> str | None:
         self.calls += 1
         return "closed" if view.var(hr.GAME, CLOSED) == skill else None
 
@@ -79,7 +80,8 @@ def test_a_waiting_submission_changes_only_its_seat() -> None:
     assert {pid: engine.allowed_skills(pid) for pid in engine.player_ids() if pid != "s1"} == {
         pid: skills for pid, skills in before.items() if pid != "s1"
     }
-    assert gate.calls == asked  # the board did not change: no seat's gate is asked again
+    # The board did not change: only s1's gate is asked again, as it now sees s1's own submission.
+    assert gate.calls == asked + 1
 
 
 def test_usable_is_asked_once_per_seat_and_skill_per_board() -> None:
