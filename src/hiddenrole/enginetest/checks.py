@@ -59,7 +59,7 @@ def _converter(t: type) -> Callable[[Any], Any]:
         return _identity
     fields = getattr(t, "_fields", None)
     if issubclass(t, tuple) and fields is not None:
-        return lambda v: {f: x if type(x) in _LEAVES else plain(x) for f, x in zip(fields, v, strict=True)}
+        return _namedtuple_converter(tuple(fields))
     if issubclass(t, Mapping):
         return lambda v: {str(k): _item(v[k]) for k in sorted(v, key=str)}
     if issubclass(t, (tuple, list)):
@@ -67,6 +67,20 @@ def _converter(t: type) -> Callable[[Any], Any]:
     if issubclass(t, (set, frozenset)):
         return lambda v: sorted(plain(x) for x in v)
     return repr
+
+
+def _namedtuple_converter(fields: tuple[str, ...]) -> Callable[[Any], Any]:
+    """A function building the dict of one NamedTuple type, written out field by field.
+
+    Generated once per type: a dict display indexing each field, with leaves passed
+    through inline, is about twice as fast as a comprehension over ``zip`` (a view of
+    twelve seats holds a dozen small NamedTuples).
+    """
+    items = ", ".join(f"{f!r}: (x{i} if type(x{i} := v[{i}]) in leaves else plain(x{i}))" for i, f in enumerate(fields))
+    namespace: dict[str, Any] = {"leaves": _LEAVES, "plain": plain}
+    exec(f"def convert(v):\n    return {{{items}}}\n", namespace)  # built from the field names only
+    convert: Callable[[Any], Any] = namespace["convert"]
+    return convert
 
 
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {}
