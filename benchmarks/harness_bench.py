@@ -5,7 +5,7 @@ played three ways, each timed in CPU seconds (``time.process_time``, median of 3
 ``bare`` (the harness's random policy and ``end_phase`` only, no checks), ``A-G``
 (``enginetest.run`` with H off) and ``A-H`` (everything on). The ratios to ``bare`` do
 not depend on how fast this machine is today, so they compare across runs and commits.
-Usage: ``python benchmarks/harness_bench.py [games]`` (default 40).
+Usage: ``python benchmarks/harness_bench.py [games] [repeats]`` (default 40 games, 3 repeats).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hiddenrole.enginetest import fuzzgame
 from hiddenrole.games import werewolf as ww
 
 REPEATS = 3
-"""Timings per measure; the median is printed."""
+"""Timings per measure by default; the median is printed."""
 
 
 def werewolf_spec(games: int) -> et.Spec:
@@ -52,19 +52,19 @@ def bare(spec: et.Spec) -> None:
             engine.end_phase()
 
 
-def cpu(fn: Callable[[], object]) -> float:
+def cpu(fn: Callable[[], object], repeats: int) -> float:
     times = []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         t0 = time.process_time()
         fn()
         times.append(time.process_time() - t0)
     return statistics.median(times)
 
 
-def measure(name: str, spec: et.Spec) -> dict[str, float]:
-    ref = cpu(lambda: bare(spec))
-    ag = cpu(lambda: et.run(dataclasses.replace(spec, leaks=None)))
-    ah = cpu(lambda: et.run(spec))
+def measure(name: str, spec: et.Spec, repeats: int) -> dict[str, float]:
+    ref = cpu(lambda: bare(spec), repeats)
+    ag = cpu(lambda: et.run(dataclasses.replace(spec, leaks=None)), repeats)
+    ah = cpu(lambda: et.run(spec), repeats)
     per_game = 1000 / spec.games
     print(
         f"{name}: {spec.games} games; bare {ref * per_game:.1f} ms/game, A-G {ag * per_game:.1f} ms/game "
@@ -75,8 +75,9 @@ def measure(name: str, spec: et.Spec) -> dict[str, float]:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else REPEATS
     fuzz = dataclasses.replace(fuzzgame.fuzz_spec(games=games, leak_games=None), must_see=())
-    out = {**measure("fuzz", fuzz), **measure("werewolf", werewolf_spec(games))}
+    out = {**measure("fuzz", fuzz, repeats), **measure("werewolf", werewolf_spec(games), repeats)}
     print("kind=harness games=" + str(games) + "".join(f" {k}={v:.2f}" for k, v in out.items()))
 
 

@@ -58,7 +58,11 @@ def test_without_the_reference_no_ratio_is_given() -> None:
 
 def test_harness_benchmark_quick_run_prints_its_ratios() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH / "harness_bench.py"), "1"], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, str(BENCH / "harness_bench.py"), "1", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     last = done.stdout.strip().splitlines()[-1]
