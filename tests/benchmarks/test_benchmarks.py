@@ -54,3 +54,16 @@ def test_without_the_reference_no_ratio_is_given() -> None:
     assert none.keys({"replay_us": 100.0}, {"replay_us": "replay_us"}) == {}
     assert "Go here" not in none.line("replay_us", 100.0)
     assert "not installed" in none.describe()
+
+
+def test_harness_benchmark_quick_run_prints_its_ratios() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "harness_bench.py"), "1", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"kind=harness games=1( (fuzz|werewolf)_a[gh]_vs_bare=\d+\.\d+){4}", last), last

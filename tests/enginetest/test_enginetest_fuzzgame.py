@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import hiddenrole as hr
 from hiddenrole import enginetest as et
 from hiddenrole.enginetest import fuzzgame as fg
 
 
-def board(*players: hr.PlayerInfo, phase: str = fg.ACT) -> hr.Board:
-    return hr.Board(players=players, phase=phase, ancestry=(fg.CYCLE,) if phase != fg.FALLOUT else ())
+def board(*players: hr.PlayerInfo, phase: str = fg.ACT, **more: object) -> hr.Board:
+    """A position in ``phase``; a FALLOUT trip is in the round its TALLY resolved in, as the kernel holds it."""
+    if phase == fg.FALLOUT:
+        more.setdefault("round_vars", {fg.TALLIED: str(more.get("round", 1))})
+    return hr.Board(players=players, phase=phase, ancestry=(fg.CYCLE,) if phase != fg.FALLOUT else (), **more)  # type: ignore[arg-type]
 
 
 def use(pid: str, skill: str, *targets: str) -> hr.SkillUse:
@@ -59,7 +64,7 @@ def test_tally_sends_red_victims_to_fallout() -> None:
 def test_tally_announces_the_death_after_applying_it() -> None:
     b = board(hr.mark(hr.seat("p0", fg.BLUE), fg.MARKED), phase=fg.TALLY)
     out = fg.resolve_tally([], b.view())
-    assert types(out)[1:] == [hr.SET_ALIVE, fg.ELIMINATED]
+    assert types(out)[1:3] == [hr.SET_ALIVE, fg.ELIMINATED]
 
 
 def test_fallout_curse_kills_and_chains_on_a_red_target() -> None:
@@ -70,9 +75,70 @@ def test_fallout_curse_kills_and_chains_on_a_red_target() -> None:
 
 
 def test_fallout_curse_on_the_dead_or_a_blue_does_not_chain() -> None:
-    b = board(hr.seat("p0", fg.RED, alive=False), hr.seat("p1", fg.BLUE), hr.seat("p2", fg.BLUE, alive=False))
+    b = board(
+        hr.seat("p0", fg.RED, alive=False),
+        hr.seat("p1", fg.BLUE),
+        hr.seat("p2", fg.BLUE, alive=False),
+        phase=fg.FALLOUT,
+    )
     assert fg.resolve_fallout([use("p0", fg.CURSE, "p2")], b.view()) == []
     assert hr.DETOUR not in types(fg.resolve_fallout([use("p0", fg.CURSE, "p1")], b.view()))
+
+
+# ---------------------------------------------------------------------- the round boundary checks
+
+
+def test_tally_counts_the_cycle_and_stamps_its_round() -> None:
+    b = board(phase=fg.TALLY, round=3, vars={fg.TALLIES: "2"})
+    after = b.apply(fg.resolve_tally([], b.view()))
+    assert after.var(hr.GAME, fg.TALLIES) == "3" and after.var(hr.ROUND, fg.TALLIED) == "3"
+
+
+def test_tally_refuses_a_round_counted_twice() -> None:
+    b = board(phase=fg.TALLY, round=4, vars={fg.TALLIES: "2"})
+    with pytest.raises(fg.BoundaryBroken, match="TALLY number 3 is in round 4"):
+        fg.resolve_tally([], b.view())
+
+
+def test_tally_refuses_a_dead_red_whose_trip_never_ran() -> None:
+    served = hr.seat("p0", fg.RED, alive=False, vars={fg.SERVED: hr.VAR_PRESENT})
+    b = board(served, hr.seat("p1", fg.RED, alive=False), hr.seat("p2", fg.BLUE, alive=False), phase=fg.TALLY)
+    with pytest.raises(fg.BoundaryBroken, match=r"FALLOUT trips of p1$"):
+        fg.resolve_tally([], b.view())
+
+
+@pytest.mark.parametrize(
+    ("round_vars", "says"),
+    [({fg.TALLIED: "1"}, "sees TALLY's round as '1'"), ({}, "sees TALLY's round as ''")],
+    ids=["round advanced", "state cleared"],
+)
+def test_fallout_refuses_a_boundary_that_was_not_held(round_vars: dict[str, str], says: str) -> None:
+    b = board(hr.seat("p0", fg.RED, alive=False), phase=fg.FALLOUT, round=2, round_vars=round_vars)
+    with pytest.raises(fg.BoundaryBroken, match=says):
+        fg.resolve_fallout([], b.view())
+
+
+def test_fallout_marks_its_victim_served_once() -> None:
+    b = board(
+        hr.seat("p0", fg.RED, alive=False), hr.seat("p1", fg.BLUE), phase=fg.FALLOUT, actors={fg.FALLOUT: ("p0",)}
+    )
+    after = b.apply(fg.resolve_fallout([use("p0", fg.CURSE, "p1")], b.view()))
+    assert after.var(hr.GAME.of("p0"), fg.SERVED) == hr.VAR_PRESENT
+    again = hr.Board(after.players, 1, fg.FALLOUT, round_vars={fg.TALLIED: "1"}, actors={fg.FALLOUT: ("p0",)})
+    with pytest.raises(fg.BoundaryBroken, match="p0 makes a second FALLOUT trip"):
+        fg.resolve_fallout([], again.view())
+
+
+def test_several_trips_queued_at_once_all_run_then_the_round_lands_once() -> None:
+    e = engine(("p0", fg.BLUE), ("p1", fg.BLUE), ("p2", fg.RED), ("p3", fg.BLUE), ("p4", fg.RED), ("p5", fg.RED))
+    strike_round(e, {"p0": "p2", "p1": "p4"})
+    trail = []
+    while e.status().phase == fg.FALLOUT:
+        st = e.status()
+        trail.append((e.phase_info().roles[""].player_ids, st.round, e.var(hr.ROUND, fg.TALLIED)))
+        e.end_phase()
+    assert trail == [(("p2",), 1, "1"), (("p4",), 1, "1")]
+    assert (e.status().phase, e.status().round, e.var(hr.ROUND, fg.TALLIED)) == (fg.ACT, 2, "")
 
 
 # ---------------------------------------------------------------------- interceptors
@@ -222,6 +288,14 @@ def test_fuzz_labels_mark_shields_and_cancellations() -> None:
     vetoed = hr.detour("p0", fg.FALLOUT).cancel("survived")
     e = engine(("p0", fg.RED), ("p1", fg.BLUE))
     assert list(fg.fuzz_labels(e, (spared, vetoed))) == ["shielded", "canceled"]
+
+
+def test_fuzz_labels_mark_trips_queued_together_and_chained() -> None:
+    e = engine(("p0", fg.RED), ("p1", fg.BLUE))
+    two = (hr.detour("p0", fg.FALLOUT), hr.detour("p1", fg.FALLOUT))
+    assert list(fg.fuzz_labels(e, two)) == ["detours_together"]
+    chained = (hr.Effect(fg.CURSED, "p0", "p1"), hr.detour("p1", fg.FALLOUT))
+    assert list(fg.fuzz_labels(e, chained)) == ["detour_chain"]
 
 
 def test_fuzz_setup_deals_four_to_eight_seats_of_both_camps() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -122,15 +123,18 @@ def test_spec_rejects_bad_arguments(kwargs: dict[str, object]) -> None:
         et.Spec(**base)  # type: ignore[arg-type]
 
 
-def test_leakcheck_and_public_reject_bad_arguments() -> None:
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(lambda: et.LeakCheck(roles="RED"), id="roles-is-a-string"),  # type: ignore[arg-type]
+        pytest.param(lambda: et.LeakCheck(attempts=0), id="no-attempts"),
+        pytest.param(lambda: et.Public(""), id="public-without-name"),
+        pytest.param(lambda: et.Public("x", event_types="OUT"), id="event-types-is-a-string"),  # type: ignore[arg-type]
+    ],
+)
+def test_leakcheck_and_public_reject_bad_arguments(build: Callable[[], object]) -> None:
     with pytest.raises(hr.InvalidArgument):
-        et.LeakCheck(roles="RED")  # type: ignore[arg-type]
-    with pytest.raises(hr.InvalidArgument):
-        et.LeakCheck(attempts=0)
-    with pytest.raises(hr.InvalidArgument):
-        et.Public("")
-    with pytest.raises(hr.InvalidArgument):
-        et.Public("x", event_types="OUT")  # type: ignore[arg-type]
+        build()
 
 
 def test_game_rejects_duplicate_or_missing_seats() -> None:

@@ -205,6 +205,58 @@ def test_E_catches_a_round_that_decreases() -> None:
     assert "round went down" in err.detail
 
 
+# ---------------------------------------------------------------------- the round boundary with detours
+# The fuzz game's resolvers check the kernel's promise (issue 11) and raise BoundaryBroken,
+# which the harness reports as a CRASH. These plants reach into the kernel's transition
+# code, since that is where the promise lives.
+
+
+class RoundNotHeld(hr.Engine):
+    """Bug (the kernel before issue 11): round actions run at once even while a detour is owed."""
+
+    def _transition(self, to: str) -> None:
+        s = self._state
+        if s.detours:
+            exits, entries = self._plan(s.phase, to)
+            self._run_actions(exits + entries)
+        super()._transition(to)
+
+
+class CountedTwice(hr.Engine):
+    """Bug: when the held boundary lands, it runs on top of the transition's own actions."""
+
+    def _transition(self, to: str) -> None:
+        s = self._state
+        if s.held and not s.detours:
+            held, s.held = s.held, ()
+            self._run_actions(held)
+        super()._transition(to)
+
+
+class OneTripOnly(hr.Engine):
+    """Bug: serving a detour drops the rest of the queue (several trips queued at once)."""
+
+    def _leave_phase(self, keep_actors: bool = False) -> None:
+        s = self._state
+        served = bool(s.detours) and s.detours[0].phase == s.phase
+        super()._leave_phase(keep_actors)
+        if served:
+            s.detours.clear()
+
+
+@pytest.mark.parametrize(
+    ("engine_type", "says"),
+    [
+        (RoundNotHeld, "the round boundary was not held"),
+        (CountedTwice, "a cycle was not counted once"),
+        (OneTripOnly, "the next TALLY came before the FALLOUT trips"),
+    ],
+)
+def test_the_fuzz_game_catches_a_broken_round_boundary(engine_type: type[hr.Engine], says: str) -> None:
+    err = raises(fz_spec(engine_type), et.Invariant.CRASH)
+    assert "BoundaryBroken" in err.detail and says in err.detail, err.detail
+
+
 # ---------------------------------------------------------------------- F: finished stays finished
 
 

@@ -28,7 +28,7 @@ import pytest
 
 import hiddenrole as hr
 
-from ._builders2 import finished_mini, rich_engine, snap_bytes
+from .small_games import finished_mini, rich_engine, snap_bytes
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 API_FILE = GOLDEN / "api.txt"

@@ -16,7 +16,7 @@ import pytest
 
 import hiddenrole as hr
 
-from ._builders2 import (
+from .small_games import (
     CHECK,
     KILL,
     ROSTER,

@@ -22,7 +22,7 @@ import pytest
 
 import hiddenrole as hr
 
-from ._builders2 import ACT, LOOP, counter_game, counter_rules, snap_bytes
+from .small_games import ACT, LOOP, counter_game, counter_rules, snap_bytes
 
 TIMEOUT = 5.0
 

@@ -12,7 +12,7 @@ import pytest
 
 import hiddenrole as hr
 
-from ._builders2 import (
+from .small_games import (
     CHECK,
     DAY,
     DEALT,

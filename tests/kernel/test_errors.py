@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import hiddenrole as hr
 
-from ._builders2 import (
+from .small_games import (
     CHECK,
     KILL,
     NIGHT,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import hiddenrole as hr
 
-from ._builders2 import (
+from .small_games import (
     CHECK,
     DAY,
     HUNTER,

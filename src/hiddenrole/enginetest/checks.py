@@ -28,17 +28,30 @@ __all__ = [
 def plain(value: Any) -> Any:
     """Nested NamedTuples/mappings/sequences as dicts (sorted keys) and lists.
 
-    NamedTuples keep their field order. The conversion is chosen once per type (the
-    leak check converts every view and event it observes, so this is a hot path).
+    NamedTuples keep their field order. The conversion is chosen once per type, and
+    strings, numbers and ``None`` are passed through without a call (the leak check
+    converts every view and event it observes, so this is a hot path).
     """
-    convert = _CONVERTERS.get(type(value))
+    t = type(value)
+    if t in _LEAVES:
+        return value
+    convert = _CONVERTERS.get(t)
     if convert is None:
-        convert = _CONVERTERS.setdefault(type(value), _converter(type(value)))
+        convert = _CONVERTERS.setdefault(t, _converter(t))
     return convert(value)
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""Types :func:`plain` returns as they are (subclasses, such as ``StrEnum``, take the converter path)."""
 
 
 def _identity(value: Any) -> Any:
     return value
+
+
+def _item(x: Any) -> Any:
+    """:func:`plain` of a container's item, without a call for the common leaves."""
+    return x if type(x) in _LEAVES else plain(x)
 
 
 def _converter(t: type) -> Callable[[Any], Any]:
@@ -46,14 +59,28 @@ def _converter(t: type) -> Callable[[Any], Any]:
         return _identity
     fields = getattr(t, "_fields", None)
     if issubclass(t, tuple) and fields is not None:
-        return lambda v: {f: plain(x) for f, x in zip(fields, v, strict=True)}
+        return _namedtuple_converter(tuple(fields))
     if issubclass(t, Mapping):
-        return lambda v: {str(k): plain(v[k]) for k in sorted(v, key=str)}
+        return lambda v: {str(k): _item(v[k]) for k in sorted(v, key=str)}
     if issubclass(t, (tuple, list)):
-        return lambda v: [plain(x) for x in v]
+        return lambda v: [x if type(x) in _LEAVES else plain(x) for x in v]
     if issubclass(t, (set, frozenset)):
         return lambda v: sorted(plain(x) for x in v)
     return repr
+
+
+def _namedtuple_converter(fields: tuple[str, ...]) -> Callable[[Any], Any]:
+    """A function building the dict of one NamedTuple type, written out field by field.
+
+    Generated once per type: a dict display indexing each field, with leaves passed
+    through inline, is about twice as fast as a comprehension over ``zip`` (a view of
+    twelve seats holds a dozen small NamedTuples).
+    """
+    items = ", ".join(f"{f!r}: (x{i} if type(x{i} := v[{i}]) in leaves else plain(x{i}))" for i, f in enumerate(fields))
+    namespace: dict[str, Any] = {"leaves": _LEAVES, "plain": plain}
+    exec(f"def convert(v):\n    return {{{items}}}\n", namespace)  # built from the field names only
+    convert: Callable[[Any], Any] = namespace["convert"]
+    return convert
 
 
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {}

@@ -5,7 +5,8 @@ Two camps, RED and BLUE; the REDs know each other. The phase graph::
     CYCLE (compound; entering it clears round variables)
       ACT    every player STRIKEs someone (marks them) or SKIPs; required, grouped per role
       TALLY  a moderator announcement; leaving TALLY advances the round
-    FALLOUT  a RED victim, although dead, CURSEs someone (detour; chains)
+    FALLOUT  a RED victim, although dead, CURSEs someone (detour; chains); leaving it
+             advances the round too
 
 TALLY eliminates the marked living players in id order; a RED victim owes a trip to
 FALLOUT. The two lowest seats start with a shield: the first time one of them would
@@ -16,6 +17,14 @@ act function now and then names the ACT phase's actors itself (``SET_ACTORS`` th
 ``Engine.apply``), dead players included. Marks are round variables and TALLY loops
 back to ACT inside CYCLE, so a spared player's mark survives until the group is
 re-entered (after a FALLOUT): deliberate, it makes ``CLEAR_ROUND_VARS`` observable.
+
+The round boundary with detours (issue 11): TALLY ends a round and may queue several
+FALLOUT trips at once, and FALLOUT itself ends a round and re-enters CYCLE, which clears
+it. The kernel holds the boundary while a trip is owed and lands it once when the queue
+drains. The resolvers check that promise on every visit and raise
+:class:`BoundaryBroken` (a ``CRASH`` under the harness) when it is broken: a FALLOUT trip
+sees the round of the TALLY that owed it, with that round's state; the n-th TALLY is in
+round n (a cycle counts once); every dead RED has had its trip by the next TALLY.
 
 Everything uses the public kernel API only, like any rules package.
 """
@@ -35,6 +44,7 @@ from .spec import LeakCheck, Spec
 __all__ = [
     "ACT",
     "BLUE",
+    "BoundaryBroken",
     "CURSE",
     "CURSED",
     "CYCLE",
@@ -67,6 +77,16 @@ SPARED = "SPARED"
 CURSED = "CURSED"
 SHIELD = "shield"
 MARKED = "marked"
+TALLIED = "tallied"
+"""Unowned round variable: the round TALLY resolved in (the state a FALLOUT trip must still see)."""
+TALLIES = "tallies"
+"""Unowned game variable: how many TALLYs have resolved (the round counts cycles, once each)."""
+SERVED = "served"
+"""Game variable of a dead RED: its FALLOUT trip ran."""
+
+
+class BoundaryBroken(AssertionError):
+    """The round and its state came apart across detours: the kernel broke the round boundary."""
 
 
 def resolve_act(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -84,7 +104,17 @@ def resolve_act(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effec
 
 
 def resolve_tally(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
-    """Marked living players die in id order; RED victims owe a FALLOUT trip."""
+    """Marked living players die in id order; RED victims owe a FALLOUT trip.
+
+    First it checks the round boundary: this is the n-th TALLY, so the round is n, and
+    every trip owed since the last TALLY has run.
+    """
+    tallies = int(view.var(hr.GAME, TALLIES) or "0")
+    if view.round != tallies + 1:
+        raise BoundaryBroken(f"TALLY number {tallies + 1} is in round {view.round}: a cycle was not counted once")
+    unserved = [p.id for p in view.all_players() if p.role == RED and not p.alive and not p.vars.get(SERVED)]
+    if unserved:
+        raise BoundaryBroken(f"the next TALLY came before the FALLOUT trips of {', '.join(unserved)}")
     out: list[hr.Effect] = [hr.Effect(hr.ANNOUNCE)]
     for p in view.alive_players():
         if p.round_vars.get(MARKED):
@@ -92,11 +122,26 @@ def resolve_tally(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
             out.append(hr.Effect(ELIMINATED, target=p.id))
             if p.role == RED:
                 out.append(hr.detour(p.id, FALLOUT))
+    out.append(hr.set_var(hr.GAME, TALLIES, str(tallies + 1)))
+    out.append(hr.set_var(hr.ROUND, TALLIED, str(view.round)))
     return out
 
 
 def resolve_fallout(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
-    """The victim's CURSE kills its target; a RED target owes its own trip (chaining)."""
+    """The victim's CURSE kills its target; a RED target owes its own trip (chaining).
+
+    First it checks that the round boundary is held: the trip happens in the round of
+    the TALLY that owed it, whose state is still there, and it is its victim's only trip.
+    """
+    if view.var(hr.ROUND, TALLIED) != str(view.round):
+        raise BoundaryBroken(
+            f"a FALLOUT trip in round {view.round} sees TALLY's round as {view.var(hr.ROUND, TALLIED)!r}: "
+            "the round boundary was not held while the trip was owed"
+        )
+    victims = view.actors(FALLOUT) or ()
+    for victim in victims:
+        if view.var(hr.GAME.of(victim), SERVED):
+            raise BoundaryBroken(f"{victim} makes a second FALLOUT trip")
     out: list[hr.Effect] = []
     for u in uses[:1]:
         target = view.player(u.target)
@@ -106,6 +151,7 @@ def resolve_fallout(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
         out.append(hr.Effect(CURSED, u.player_id, target.id))
         if target.role == RED:
             out.append(hr.detour(target.id, FALLOUT))
+    out.extend(hr.set_var(hr.GAME.of(victim), SERVED, hr.VAR_PRESENT) for victim in victims)
     return out
 
 
@@ -186,6 +232,7 @@ def rules() -> hr.Rules:
             FALLOUT: hr.PhaseConfig(
                 steps=(hr.PhaseStep("", CURSE, required=True, min_targets=1, max_targets=1, allow_self_target=False),),
                 next_phase=ACT,
+                on_exit=(hr.ADVANCE_ROUND,),  # the issue-11 case: the detour phase ends a round too
             ),
         },
     )
@@ -225,12 +272,21 @@ def fuzz_act(turn: Turn) -> None:
 
 
 def fuzz_labels(engine: hr.Engine, effects: tuple[hr.Effect, ...]) -> Iterable[str]:
-    """``shielded`` when the interceptor spared someone; ``canceled`` for any vetoed effect."""
+    """``shielded`` when the interceptor spared someone; ``canceled`` for any vetoed effect;
+    ``detours_together`` when one phase queued several trips; ``detour_chain`` when a trip
+    queued another."""
+    trips = 0
     for e in effects:
         if e.type == SPARED:
             yield "shielded"
         if e.canceled:
             yield "canceled"
+        elif e.type == hr.DETOUR:
+            trips += 1
+    if trips > 1:
+        yield "detours_together"
+    if trips and any(e.type == CURSED and not e.canceled for e in effects):
+        yield "detour_chain"
 
 
 FALLOUT_IS_CALLED_OPENLY = Public(
@@ -254,6 +310,8 @@ def fuzz_spec(games: int = 200, max_steps: int = 60, start: int = 0, leak_games:
             "shielded",
             "set_actors",
             "canceled",
+            "detours_together",
+            "detour_chain",
             ELIMINATED,
             CURSED,
             SPARED,

@@ -200,17 +200,22 @@ class _Observer:
             if ev.type == hr.GAME_ENDED:
                 continue
             audience = engine.audience_of(ev)
-            value = plain(ev)
+            value = None
             for pid in self.side:
                 if audience is None or pid in audience:
+                    if value is None:
+                        value = plain(ev)
                     self.add(step, pid, "event", phase, value)
         self.events.clear()
 
     def flush_messages(self, step: int) -> None:
         for msg, receivers in self.messages:
+            value = None
             for pid in self.side:
                 if pid in receivers:
-                    self.add(step, pid, "message", msg.phase, plain(msg))
+                    if value is None:
+                        value = plain(msg)
+                    self.add(step, pid, "message", msg.phase, value)
         self.messages.clear()
 
 

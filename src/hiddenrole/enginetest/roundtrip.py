@@ -31,18 +31,25 @@ class RoundTripError(Exception):
 class GrowingLog:
     """The decoded copy of a log that grows, built one JSON round trip of its tail at a time."""
 
-    __slots__ = ("_decoded", "_seen")
+    __slots__ = ("_decoded", "_seen", "_well_typed")
 
     def __init__(self) -> None:
         self._seen: tuple[hr.Effect, ...] = ()
         self._decoded: tuple[hr.Effect, ...] = ()
+        self._well_typed = True
 
     def roundtrip(self, log: hr.GameLog) -> hr.GameLog:
-        """``log`` as decoded from JSON; only entries new since the last call are encoded and decoded."""
+        """``log`` as decoded from JSON; only entries new since the last call are encoded and decoded.
+
+        The result is marked ``well_typed`` exactly when every decoded tail was (the
+        decoder marks what it type-checked), as a log read from JSON bytes by a host
+        would be: ``restore`` and ``replay`` then skip re-checking every entry's types,
+        which would make each step's restore cost the game's length.
+        """
         effects = log.effects
         k = len(self._seen)
         if len(effects) < k or effects[:k] != self._seen:
-            k, self._decoded = 0, ()  # history changed: decode all of it again
+            k, self._decoded, self._well_typed = 0, (), True  # history changed: decode all of it again
         tail = hr.GameLog(log.rules_name, log.rules_version, effects[k:], log.version)
         data = tail.to_json()
         parsed = hr.GameLog.from_json(data)
@@ -50,7 +57,10 @@ class GrowingLog:
             raise RoundTripError(f"log entries {k}..{len(effects) - 1}: the JSON does not decode to the entries")
         self._seen = effects
         self._decoded = self._decoded + parsed.effects
-        return hr.GameLog(parsed.rules_name, parsed.rules_version, self._decoded, parsed.version)
+        self._well_typed = self._well_typed and parsed.well_typed
+        return hr.GameLog(
+            parsed.rules_name, parsed.rules_version, self._decoded, parsed.version, well_typed=self._well_typed
+        )
 
 
 def roundtrip_snapshot(snap: hr.Snapshot, log: GrowingLog) -> hr.Snapshot:

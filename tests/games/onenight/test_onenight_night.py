@@ -135,25 +135,34 @@ def test_O7_seer_looks_at_one_player_or_two_centre_cards() -> None:
         assert rs.resolve_seer([bad], b.view()) == []
 
 
-def test_O7_kernel_refuses_bad_seer_choices() -> None:
+def _seer_at_night() -> hr.Engine:
     engine = game([("p0", S), ("p1", V), ("p2", W)], (T, D, R))
     advance_to(engine, on.NIGHT_SEER)
-    assert engine.allowed_skills("p0") == (on.SEER_PLAYER, on.SEER_CENTER)
-    with pytest.raises(hr.InvalidTargets):
-        engine.submit("p0", on.SEER_PLAYER, ["p0"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p0", on.SEER_PLAYER, ["p9"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p0", on.SEER_CENTER, ["0", "3"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p0", on.SEER_CENTER, ["0", "p1"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p0", on.SEER_CENTER, ["1", "1"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p0", on.SEER_CENTER, ["1"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p0", on.SEER_PLAYER, ["p1", "p2"])
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("skill", "targets", "error"),
+    [
+        pytest.param(on.SEER_PLAYER, ["p0"], hr.InvalidTargets, id="self"),
+        pytest.param(on.SEER_PLAYER, ["p9"], hr.TargetNotFound, id="unknown-player"),
+        pytest.param(on.SEER_CENTER, ["0", "3"], hr.TargetNotFound, id="no-centre-3"),
+        pytest.param(on.SEER_CENTER, ["0", "p1"], hr.TargetNotFound, id="player-as-centre"),
+        pytest.param(on.SEER_CENTER, ["1", "1"], hr.SkillNotAllowed, id="same-card-twice"),
+        pytest.param(on.SEER_CENTER, ["1"], hr.SkillNotAllowed, id="one-centre-card"),
+        pytest.param(on.SEER_PLAYER, ["p1", "p2"], hr.SkillNotAllowed, id="two-players"),
+    ],
+)
+def test_O7_kernel_refuses_bad_seer_choices(skill: str, targets: list[str], error: type[hr.GameError]) -> None:
+    engine = _seer_at_night()
+    with pytest.raises(error):
+        engine.submit("p0", skill, targets)
     assert engine.pending_uses() == ()
+
+
+def test_O7_the_seers_two_alternatives_are_one_group() -> None:
+    engine = _seer_at_night()
+    assert engine.allowed_skills("p0") == (on.SEER_PLAYER, on.SEER_CENTER)
     # The two alternatives are one group: either one satisfies the seer.
     assert [a.player_id for a in engine.readiness().optional] == ["p0"]
     engine.submit("p0", on.SEER_CENTER, ["0", "2"])

@@ -23,26 +23,29 @@ SIX = (
 )
 
 
-def test_O1_deck_must_hold_players_plus_three_known_cards_within_the_box() -> None:
+def test_O1_a_deck_of_players_plus_three_known_cards_is_accepted() -> None:
     assert on.validate_deck(list(SIX), 6) == SIX
-    with pytest.raises(hr.InvalidBoard, match="9 cards"):
-        on.validate_deck(SIX[:-1], 6)
-    with pytest.raises(hr.InvalidBoard, match="9 cards"):
-        on.validate_deck((*SIX, on.VILLAGER), 6)
-    with pytest.raises(hr.InvalidBoard, match="at least 3 players"):
-        on.validate_deck(SIX[:5], 2)
-    with pytest.raises(hr.InvalidRole, match="DOPPELGANGER"):
-        on.validate_deck((*SIX[:-1], "ON_DOPPELGANGER"), 6)
-    with pytest.raises(hr.InvalidRole):
-        on.validate_deck((*SIX[:-1], "WEREWOLF"), 6)  # another ruleset's value
-    with pytest.raises(hr.InvalidBoard, match="3 copies of ON_WEREWOLF"):
-        on.validate_deck((on.WEREWOLF, *SIX[:-1]), 6)
-    with pytest.raises(hr.InvalidArgument):
-        on.validate_deck("ON_SEER", 3)
-    with pytest.raises(hr.InvalidArgument):
-        on.validate_deck(SIX, "6")  # type: ignore[arg-type]
-    with pytest.raises(hr.InvalidArgument):
-        on.validate_deck(SIX, True)
+
+
+@pytest.mark.parametrize(
+    ("deck", "players", "error", "match"),
+    [
+        pytest.param(SIX[:-1], 6, hr.InvalidBoard, "9 cards", id="one-card-short"),
+        pytest.param((*SIX, on.VILLAGER), 6, hr.InvalidBoard, "9 cards", id="one-card-over"),
+        pytest.param(SIX[:5], 2, hr.InvalidBoard, "at least 3 players", id="two-players"),
+        pytest.param((*SIX[:-1], "ON_DOPPELGANGER"), 6, hr.InvalidRole, "DOPPELGANGER", id="not-in-the-box"),
+        pytest.param((*SIX[:-1], "WEREWOLF"), 6, hr.InvalidRole, None, id="another-rulesets-value"),
+        pytest.param((on.WEREWOLF, *SIX[:-1]), 6, hr.InvalidBoard, "3 copies of ON_WEREWOLF", id="too-many-copies"),
+        pytest.param("ON_SEER", 3, hr.InvalidArgument, None, id="deck-is-a-string"),
+        pytest.param(SIX, "6", hr.InvalidArgument, None, id="players-is-a-string"),
+        pytest.param(SIX, True, hr.InvalidArgument, None, id="players-is-a-bool"),
+    ],
+)
+def test_O1_deck_must_hold_players_plus_three_known_cards_within_the_box(
+    deck: object, players: object, error: type[Exception], match: str | None
+) -> None:
+    with pytest.raises(error, match=match):
+        on.validate_deck(deck, players)  # type: ignore[arg-type]
 
 
 def test_O1_rules_and_start_check_the_table_too() -> None:

@@ -24,18 +24,31 @@ def _dead(b: hr.Board, effects: list[hr.Effect]) -> list[str]:
 FOUR = board([("p0", V), ("p1", V), ("p2", W), ("p3", S)])
 
 
-def test_O14_everyone_votes_for_one_other_player() -> None:
+def _at_the_vote() -> hr.Engine:
     engine = game([("p0", V), ("p1", W), ("p2", S)], (V, V, H))
     advance_to(engine, on.VOTE_PHASE)
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("targets", "error"),
+    [
+        pytest.param(["p0"], hr.InvalidTargets, id="self"),
+        pytest.param(["p7"], hr.TargetNotFound, id="unknown-player"),
+        pytest.param(["0"], hr.TargetNotFound, id="a-centre-card"),
+        pytest.param(["p1", "p2"], hr.SkillNotAllowed, id="two-players"),
+    ],
+)
+def test_O14_a_vote_names_exactly_one_other_player(targets: list[str], error: type[hr.GameError]) -> None:
+    engine = _at_the_vote()
+    with pytest.raises(error):
+        engine.submit("p0", on.VOTE, targets)
+    assert engine.pending_uses() == ()
+
+
+def test_O14_everyone_votes_for_one_other_player() -> None:
+    engine = _at_the_vote()
     assert all(engine.allowed_skills(p) == (on.VOTE,) for p in engine.player_ids())
-    with pytest.raises(hr.InvalidTargets):
-        engine.submit("p0", on.VOTE, ["p0"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p0", on.VOTE, ["p7"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p0", on.VOTE, ["0"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p0", on.VOTE, ["p1", "p2"])
     engine.submit("p0", on.VOTE, ["p1"])
     assert not engine.readiness().ready  # everyone owes a vote
     assert [a.player_id for a in engine.readiness().pending] == ["p1", "p2"]

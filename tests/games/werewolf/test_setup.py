@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -123,16 +124,19 @@ def test_R3_the_wolf_kill_and_the_vote_are_required_the_rest_optional() -> None:
     assert len(engine.readiness().pending) == 8
 
 
-def test_R3_skills_take_exactly_one_living_target() -> None:
+@pytest.mark.parametrize(
+    ("seat", "targets", "error"),
+    [
+        pytest.param("p04", [], hr.SkillNotAllowed, id="no-target"),
+        pytest.param("p04", ["p01", "p02"], hr.SkillNotAllowed, id="two-targets"),
+        pytest.param("p04", ["p42"], hr.TargetNotFound, id="unknown-target"),
+        pytest.param("p06", ["p01"], hr.SkillNotAllowed, id="not-the-guard"),
+    ],
+)
+def test_R3_skills_take_exactly_one_living_target(seat: str, targets: list[str], error: type[hr.GameError]) -> None:
     engine = table(*EIGHT)
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p04", ww.PROTECT, [])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p04", ww.PROTECT, ["p01", "p02"])
-    with pytest.raises(hr.TargetNotFound):
-        engine.submit("p04", ww.PROTECT, ["p42"])
-    with pytest.raises(hr.SkillNotAllowed):
-        engine.submit("p06", ww.PROTECT, ["p01"])
+    with pytest.raises(error):
+        engine.submit(seat, ww.PROTECT, targets)
     assert engine.pending_uses() == ()
 
 
@@ -221,25 +225,31 @@ def test_R23_extra_interceptors_run_after_the_core() -> None:
     assert seen[0] == ww.PROTECT and hr.SET_VAR in seen
 
 
-def test_R23_extensions_are_validated() -> None:
-    dup = ww.Extension("dup", roles=(ww.RoleSpec(ww.SEER, ww.GOOD, ww.GOD),))
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(
+            lambda: ww.rules(extensions=(ww.Extension("dup", roles=(ww.RoleSpec(ww.SEER, ww.GOOD, ww.GOD),)),)),
+            id="role-already-in-the-core",
+        ),
+        pytest.param(
+            lambda: ww.rules(extensions=(ww.Extension("clash", events=((ww.DAWN, ww.PUBLIC),)),)),
+            id="event-already-in-the-core",
+        ),
+        pytest.param(lambda: ww.Extension("x", events=(("NEW", "everyone"),)), id="unknown-audience"),
+        pytest.param(lambda: ww.Extension(""), id="no-name"),
+        pytest.param(lambda: ww.RoleSpec("", ww.GOOD), id="role-without-name"),
+        pytest.param(lambda: ww.RoleSpec("X", ww.GOOD, gun="KILL"), id="gun-not-a-bool"),  # type: ignore[arg-type]
+        pytest.param(lambda: ww.RoleSpec("X", ww.GOOD, vars={"k": 1}), id="var-not-a-string"),  # type: ignore[arg-type]
+        pytest.param(lambda: ww.Extension("x", reveals=("UNDECLARED",)), id="reveals-undeclared-event"),
+    ],
+)
+def test_R23_extensions_are_validated(build: Callable[[], object]) -> None:
     with pytest.raises(hr.InvalidConfig):
-        ww.rules(extensions=(dup,))
-    clash = ww.Extension("clash", events=((ww.DAWN, ww.PUBLIC),))
-    with pytest.raises(hr.InvalidConfig):
-        ww.rules(extensions=(clash,))
-    with pytest.raises(hr.InvalidConfig):
-        ww.Extension("x", events=(("NEW", "everyone"),))
-    with pytest.raises(hr.InvalidConfig):
-        ww.Extension("")
-    with pytest.raises(hr.InvalidConfig):
-        ww.RoleSpec("", ww.GOOD)
-    with pytest.raises(hr.InvalidConfig):
-        ww.RoleSpec("X", ww.GOOD, gun="KILL")  # type: ignore[arg-type]
-    with pytest.raises(hr.InvalidConfig):
-        ww.RoleSpec("X", ww.GOOD, vars={"k": 1})  # type: ignore[arg-type]
-    with pytest.raises(hr.InvalidConfig):
-        ww.Extension("x", reveals=("UNDECLARED",))
+        build()
+
+
+def test_R23_a_valid_extension_normalises_its_events_and_versions_the_rules() -> None:
     ok = ww.Extension("ok", events={"NEW": ww.PUBLIC})  # type: ignore[arg-type]
     assert ok.events == (("NEW", ww.PUBLIC),)
     assert ww.rules(extensions=(ok,)).version == "1+ok"

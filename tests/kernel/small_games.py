@@ -1,4 +1,4 @@
-"""Small rulesets and drivers shared by the second half of the kernel tests.
+"""Two small rulesets, `mini` and `counter`, and the drivers the kernel tests share.
 
 ``mini`` is a tiny werewolf-like game that touches every kernel mechanism the
 persistence and boundary tests need: player, round and game variables, named actors
