@@ -17,7 +17,7 @@ import pytest
 import hiddenrole as hr
 from hiddenrole.games import redblue
 
-from ._builders2 import mini_rules, rich_engine, snap_bytes
+from .small_games import mini_rules, rich_engine, snap_bytes
 
 Path = tuple[str | int, ...]
 
