@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from .config import Config, PhaseConfig, PhaseStep
 from .errors import InvalidPhase
@@ -169,7 +169,12 @@ _K = TypeVar("_K", Rules, Config)
 _V = TypeVar("_V")
 
 
-def _cached(cache: dict[int, tuple[weakref.ref[Any], Any]], key_obj: _K, build: Callable[[_K], _V]) -> _V:
+STRONG_CACHE_SIZE: Final = 256
+"""How many values the cache keeps alive itself when their key cannot be weakly referenced
+(a mypyc-compiled ``Config`` has no weakref slot): the oldest is dropped beyond that."""
+
+
+def _cached(cache: dict[int, tuple[Callable[[], Any], Any]], key_obj: _K, build: Callable[[_K], _V]) -> _V:
     """``build(key_obj)``, kept while ``key_obj`` lives, by identity (the values are frozen,
     and equal-but-distinct values simply compile once each). No lock: dict reads and
     writes are atomic, and a race at worst builds the same value twice (one is kept)."""
@@ -186,13 +191,32 @@ def _cached(cache: dict[int, tuple[weakref.ref[Any], Any]], key_obj: _K, build: 
         if got is not None and got[0] is ref:
             cache.pop(key, None)
 
-    cache[key] = (weakref.ref(key_obj, forget), value)
+    try:
+        holder: Callable[[], Any] = weakref.ref(key_obj, forget)
+    except TypeError:  # no weakref slot (compiled build): hold it, within a bound
+        holder = _Held(key_obj)
+        held = [k for k, (h, _) in cache.items() if isinstance(h, _Held)]
+        for k in held[: max(0, len(held) + 1 - STRONG_CACHE_SIZE)]:
+            cache.pop(k, None)
+    cache[key] = (holder, value)
     return value
 
 
-_SHAPES: dict[int, tuple[weakref.ref[Any], Any]] = {}
+class _Held:
+    """A strong stand-in for a weak reference: calling it gives the object."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __call__(self) -> object:
+        return self.obj
+
+
+_SHAPES: dict[int, tuple[Callable[[], Any], Any]] = {}
 """Config shapes by ``id`` of their live Config."""
-_CACHE: dict[int, tuple[weakref.ref[Any], Any]] = {}
+_CACHE: dict[int, tuple[Callable[[], Any], Any]] = {}
 """Compiled rules by ``id`` of their live Rules value."""
 
 
