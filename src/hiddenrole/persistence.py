@@ -123,10 +123,12 @@ class _Reader:
         raise self.err(f"{where}: {what}")
 
     def bad_keys(self, d: dict[str, Any], where: str, keys: frozenset[str]) -> NoReturn:
-        missing = sorted(keys - d.keys())
+        # Plain loops: frozenset - dict_keys gives a set (dict_keys.__rsub__), which a
+        # mypyc-compiled kernel refuses where the annotation promises a frozenset.
+        missing = sorted(k for k in keys if k not in d)
         if missing:
             self.fail(where, f"missing field {missing[0]!r}")
-        self.fail(where, f"unknown field {sorted(d.keys() - keys)[0]!r}")
+        self.fail(where, f"unknown field {sorted(k for k in d if k not in keys)[0]!r}")
 
 
 class _Kind(NamedTuple):

@@ -52,6 +52,19 @@ class SeatSelf:
                 return only
         return None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the ``me`` of a view; the server's board pushes use it too)."""
+        return {
+            "seat": self.seat,
+            "role": self.role,
+            "camp": self.camp,
+            "alive": self.alive,
+            "allowed_skills": list(self.allowed_skills),
+            "teammates": list(self.teammates),
+            "role_info": dict(self.role_info),
+            "targets": {k: list(only) for k, only in self.targets},
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class SeenEvent:
@@ -118,19 +131,7 @@ class TableView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        me = None
-        if self.me is not None:
-            m = self.me
-            me = {
-                "seat": m.seat,
-                "role": m.role,
-                "camp": m.camp,
-                "alive": m.alive,
-                "allowed_skills": list(m.allowed_skills),
-                "teammates": list(m.teammates),
-                "role_info": dict(m.role_info),
-                "targets": {k: list(only) for k, only in m.targets},
-            }
+        me = None if self.me is None else self.me.to_dict()
         return {
             "table": self.table,
             "version": self.version,

@@ -183,17 +183,7 @@ class Game:
             "over": v.over,
             "options": self._options,
             "players": [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in v.players],
-            "me": None
-            if me is None
-            else {
-                "seat": me.seat,
-                "role": me.role,
-                "camp": me.camp,
-                "alive": me.alive,
-                "allowed_skills": list(me.allowed_skills),
-                "teammates": list(me.teammates),
-                "role_info": dict(me.role_info),
-            },
+            "me": None if me is None else me.to_dict(),
             "moves": list(v.moves),
             "data": dict(v.data),
             "outcome": None if v.outcome is None else v.outcome.to_dict(),
