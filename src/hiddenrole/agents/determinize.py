@@ -27,13 +27,14 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
+from .exact_missions import sample_missions
 from .observation import Action, Observation, SeenEvent, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
@@ -50,6 +51,10 @@ GUIDE_RANDOM: Final = 0.2
 GUIDE_WINDOW: Final = 40
 """How many of the seat's coming events guide the proposals."""
 """Random retries of one stretch of play (between two things the seat saw) before the world is dropped."""
+
+
+EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {"missions": sample_missions}
+"""Per game, its exact (constructive) sampler; the random-play search below is the fallback."""
 
 
 class NoConsistentState(hr.GameError):
@@ -87,6 +92,11 @@ def sample_consistent_state(
         raise NoConsistentState("the seat heard table talk, which determinization does not resample")
     definition = get(obs.game)
     names = list(seats) if seats is not None else [p.seat for p in obs.players]
+    exact = EXACT.get(obs.game)
+    if exact is not None:
+        found = exact(obs, answers, rng, options=options, seats=names, max_tries=max_tries)
+        if found is not None:
+            return found
     tries = 0
     while tries < max_tries:
         tries += 1
