@@ -35,6 +35,7 @@ from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
 from .exact_missions import sample_missions
+from .exact_onenight import sample_onenight
 from .observation import Action, Observation, SeenEvent, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
@@ -53,7 +54,7 @@ GUIDE_WINDOW: Final = 40
 """Random retries of one stretch of play (between two things the seat saw) before the world is dropped."""
 
 
-EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {"missions": sample_missions}
+EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {"missions": sample_missions, "onenight": sample_onenight}
 """Per game, its exact (constructive) sampler; the random-play search below is the fallback."""
 
 

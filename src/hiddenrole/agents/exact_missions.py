@@ -25,20 +25,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from hiddenrole.games import missions as ms
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
-from .observation import Action, Observation, observe
-from .random_agent import RandomAgent
-from .runner import SeatRunner
+from .observation import Action, Observation
+from .world_replay import Chooser, replay_world, start_fits
 
-__all__ = ["sample_missions", "PublicRecord", "read_record", "MAX_REPLAY_STEPS"]
-
-MAX_REPLAY_STEPS: Final = 2_000
-"""Runner steps one replay may take before the world is dropped."""
+__all__ = ["sample_missions", "PublicRecord", "read_record"]
 
 
 @dataclass
@@ -134,63 +130,41 @@ def sample_missions(
         if cards is None:
             continue
         table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
-        start = observe(table.view(obs.seat), table.rules.config)
-        if start.role_info != obs.role_info or start.teammates != obs.teammates:
-            continue  # the seat's sight at the start (Merlin's, evil's, Percival's) is not this deal's
-        if _replay(table, obs, answers, rec, cards, rng):
+        if not start_fits(table, obs):
+            continue  # the seat's sight at the start is not this deal's
+        if replay_world(table, obs, answers, _chooser(obs.seat, rec, cards), rng):
             return table.log()
     return None
 
 
-def _replay(
-    table: Table,
-    target: Observation,
-    answers: Sequence[Action],
-    rec: PublicRecord,
-    cards: Mapping[str, Mapping[str, str]],
-    rng: random.Random,
-) -> bool:
-    """Play the public record with ``cards`` through ``table``; did the seat end up seeing exactly ``target``?"""
-    me, config = target.seat, table.rules.config
-    agents: dict[str, Any] = {s: RandomAgent(random.Random(rng.random())) for s in table.seats}
-    runner = SeatRunner(table, agents, talk=False)
-    used = nominated = 0
-    mission = ""
-    for _ in range(MAX_REPLAY_STEPS):
-        if used >= len(answers):
-            now = observe(table.view(me), config)
-            if now == target:
-                return True
-            if len(now.events) > len(target.events):
-                return False
-        got = runner.next_decision()
-        if got is None:
-            return False
-        seat, o = got
+def _chooser(me: str, rec: PublicRecord, cards: Mapping[str, Mapping[str, str]]) -> Chooser:
+    """Each other seat's public moves from ``rec`` and its cards from ``cards``; the seat passes only
+    on a counted ballot it did not vote in."""
+    state = {"nominated": 0}
+    mission = [""]
+
+    def choose(seat: str, o: Observation) -> Action | None:
+        nominated = state["nominated"]
         skills = {la.skill for la in o.legal}
         ballot = rec.ballots[nominated - 1] if 0 < nominated <= len(rec.ballots) else {}
         closed = nominated <= rec.tallied  # a counted round: a seat missing from it did not vote
-        if seat == me and skills & {ms.APPROVE, ms.REJECT} and closed and seat not in ballot:
-            action = Action()
-        elif seat == me:
-            if used >= len(answers):
-                return o == target
-            action = answers[used]
-            used += 1
-        elif ms.NOMINATE in skills and nominated < len(rec.teams):
-            action = Action(ms.NOMINATE, rec.teams[nominated][1])
+        action: Action | None = None
+        if ms.NOMINATE in skills:
+            if seat != me and nominated < len(rec.teams):
+                action = Action(ms.NOMINATE, rec.teams[nominated][1])
+            mission[0] = rec.teams[nominated][0] if nominated < len(rec.teams) else ""
+            state["nominated"] += 1
         elif skills & {ms.APPROVE, ms.REJECT}:
-            action = Action(ballot[seat]) if seat in ballot else Action() if closed else Action(ms.APPROVE)
-        elif skills & {ms.SUCCESS, ms.FAIL}:
-            action = Action(cards.get(mission, {}).get(seat, ms.SUCCESS))
-        elif ms.ASSASSINATE in skills and rec.assassinated:
+            if seat in ballot and seat != me:
+                action = Action(ballot[seat])
+            elif seat not in ballot and closed:
+                action = Action()
+            elif seat != me:
+                action = Action(ms.APPROVE)
+        elif skills & {ms.SUCCESS, ms.FAIL} and seat != me:
+            action = Action(cards.get(mission[0], {}).get(seat, ms.SUCCESS))
+        elif ms.ASSASSINATE in skills and rec.assassinated and seat != me:
             action = Action(ms.ASSASSINATE, (rec.assassinated,))
-        else:
-            action = RandomAgent(rng).act(o)
-        if action.skill == ms.NOMINATE:
-            mission = rec.teams[nominated][0] if nominated < len(rec.teams) else ""
-            nominated += 1
-        _, error = runner.apply(seat, o, action)
-        if error and seat == me:
-            return False
-    return False
+        return action
+
+    return choose
