@@ -5,7 +5,7 @@ everything else (teams, ballots, results, the assassin's pick) is public. So ins
 of random forward play, the sampler
 
 1. draws deals from the game's own setup (fresh seeds) and keeps one only if it fits
-   the seat's role and a cheap reading of the public record: each played mission's
+   the seat's role, the roles it is shown, and a cheap reading of the public record: each played mission's
    team holds at least as many evil seats as the fails it showed (good cards are
    always successes), and a hit by the assassin names Merlin;
 2. picks, for every played mission, which evil team members played the fails,
@@ -102,6 +102,8 @@ def _cards(
 def _fits(roles: Mapping[str, str], obs: Observation, rec: PublicRecord) -> bool:
     if roles[obs.seat] != obs.role:
         return False
+    if any(p.role and roles.get(p.seat) != p.role for p in obs.players):
+        return False  # a role the seat is shown (all of them once the game is over) is the dealt one
     if rec.assassinated and rec.hit != (roles.get(rec.assassinated) == ms.MERLIN):
         return False
     return True
@@ -138,8 +140,8 @@ def sample_missions(
 
 
 def _chooser(me: str, rec: PublicRecord, cards: Mapping[str, Mapping[str, str]]) -> Chooser:
-    """Each other seat's public moves from ``rec`` and its cards from ``cards``; the seat passes only
-    on a counted ballot it did not vote in."""
+    """Each other seat's public moves from ``rec`` and its cards from ``cards`` (the seat itself
+    repeats its answers)."""
     state = {"nominated": 0}
     mission = [""]
 
@@ -155,12 +157,12 @@ def _chooser(me: str, rec: PublicRecord, cards: Mapping[str, Mapping[str, str]])
             mission[0] = rec.teams[nominated][0] if nominated < len(rec.teams) else ""
             state["nominated"] += 1
         elif skills & {ms.APPROVE, ms.REJECT}:
-            if seat in ballot and seat != me:
+            if seat == me:
+                pass
+            elif seat in ballot:
                 action = Action(ballot[seat])
-            elif seat not in ballot and closed:
-                action = Action()
-            elif seat != me:
-                action = Action(ms.APPROVE)
+            else:
+                action = Action() if closed else Action(ms.APPROVE)
         elif skills & {ms.SUCCESS, ms.FAIL} and seat != me:
             action = Action(cards.get(mission[0], {}).get(seat, ms.SUCCESS))
         elif ms.ASSASSINATE in skills and rec.assassinated and seat != me:

@@ -36,10 +36,10 @@ def _chooser(obs: Observation) -> Chooser:
     closed = any(e.type in (on.LYNCHED, on.NO_ONE_DIES) for e in obs.events)
 
     def choose(seat: str, o: Observation) -> Action | None:
-        if not any(la.skill == on.VOTE for la in o.legal):
+        if seat == obs.seat or not any(la.skill == on.VOTE for la in o.legal):
             return None
         if seat in ballots:
-            return None if seat == obs.seat else Action(on.VOTE, (ballots[seat],))
+            return Action(on.VOTE, (ballots[seat],))
         return Action() if closed else None
 
     return choose

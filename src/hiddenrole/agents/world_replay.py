@@ -25,8 +25,8 @@ MAX_REPLAY_STEPS: Final = 2_000
 
 Chooser = Callable[[str, Observation], Action | None]
 """``(seat, observation) -> action`` for a decision; ``None`` lets the seat itself answer (its own
-answers for the target seat, a uniformly random legal action for the others). For the target seat
-a returned action is a pass that is not one of its answers (e.g. a vote it never cast)."""
+answers for the target seat, a uniformly random legal action for the others). An action returned
+for the target seat is played instead of its next answer."""
 
 
 def replay_world(
@@ -45,8 +45,8 @@ def replay_world(
             if len(now.events) > len(target.events):
                 return False
         got = runner.next_decision()
-        if got is None:
-            return False
+        if got is None:  # over: answers of the seat that changed nothing may be left
+            return observe(table.view(me), config) == target
         seat, o = got
         action = choose(seat, o)
         if seat == me and action is None:
