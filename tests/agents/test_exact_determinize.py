@@ -10,8 +10,16 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, observe
-from hiddenrole.agents import exact_missions, exact_onenight, world_replay
+from hiddenrole.agents import (
+    Action,
+    Observation,
+    RandomAgent,
+    SeatRunner,
+    exact_missions,
+    exact_onenight,
+    observe,
+    world_replay,
+)
 from hiddenrole.agents.determinize import EXACT
 from hiddenrole.games import missions as ms
 from hiddenrole.games import onenight as on

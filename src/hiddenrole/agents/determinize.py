@@ -8,7 +8,12 @@ move so far, the other seats' hidden night actions included -- such that replayi
 it gives the seat exactly the observation it holds. Works for every ruleset
 (werewolf, Avalon/Resistance, One Night) through the host's own setup and replay.
 
-How: rejection sampling with early pruning. Draw a deal from the game's setup with a
+Avalon/Resistance and One Night first try their exact samplers (:data:`EXACT`,
+:mod:`.exact_missions`, :mod:`.exact_onenight`: consistent deals, then only the hidden
+choices the public record leaves open, checked by replay); what they cannot explain, and
+werewolf, go to the generic sampler below.
+
+How (generic): rejection sampling with early pruning. Draw a deal from the game's setup with a
 fresh seed; reject it unless the seat's role and first knowledge match; play the
 table forward with the seat repeating its own answers and every other seat acting
 at random (legal moves only); after every step, reject as soon as what the seat has
@@ -95,9 +100,9 @@ def sample_consistent_state(
     names = list(seats) if seats is not None else [p.seat for p in obs.players]
     exact = EXACT.get(obs.game)
     if exact is not None:
-        found = exact(obs, answers, rng, options=options, seats=names, max_tries=max_tries)
-        if found is not None:
-            return found
+        built = exact(obs, answers, rng, options=options, seats=names, max_tries=max_tries)
+        if built is not None:
+            return built
     tries = 0
     while tries < max_tries:
         tries += 1

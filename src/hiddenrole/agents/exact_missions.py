@@ -104,9 +104,7 @@ def _fits(roles: Mapping[str, str], obs: Observation, rec: PublicRecord) -> bool
         return False
     if any(p.role and roles.get(p.seat) != p.role for p in obs.players):
         return False  # a role the seat is shown (all of them once the game is over) is the dealt one
-    if rec.assassinated and rec.hit != (roles.get(rec.assassinated) == ms.MERLIN):
-        return False
-    return True
+    return not rec.assassinated or rec.hit == (roles.get(rec.assassinated) == ms.MERLIN)
 
 
 def sample_missions(
