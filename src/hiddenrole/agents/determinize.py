@@ -8,7 +8,12 @@ move so far, the other seats' hidden night actions included -- such that replayi
 it gives the seat exactly the observation it holds. Works for every ruleset
 (werewolf, Avalon/Resistance, One Night) through the host's own setup and replay.
 
-How: rejection sampling with early pruning. Draw a deal from the game's setup with a
+Avalon/Resistance and One Night first try their exact samplers (:data:`EXACT`,
+:mod:`.exact_missions`, :mod:`.exact_onenight`: consistent deals, then only the hidden
+choices the public record leaves open, checked by replay); what they cannot explain, and
+werewolf, go to the generic sampler below.
+
+How (generic): rejection sampling with early pruning. Draw a deal from the game's setup with a
 fresh seed; reject it unless the seat's role and first knowledge match; play the
 table forward with the seat repeating its own answers and every other seat acting
 at random (legal moves only); after every step, reject as soon as what the seat has
@@ -27,13 +32,15 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
+from .exact_missions import sample_missions
+from .exact_onenight import sample_onenight
 from .observation import Action, Observation, SeenEvent, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
@@ -50,6 +57,10 @@ GUIDE_RANDOM: Final = 0.2
 GUIDE_WINDOW: Final = 40
 """How many of the seat's coming events guide the proposals."""
 """Random retries of one stretch of play (between two things the seat saw) before the world is dropped."""
+
+
+EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {"missions": sample_missions, "onenight": sample_onenight}
+"""Per game, its exact (constructive) sampler; the random-play search below is the fallback."""
 
 
 class NoConsistentState(hr.GameError):
@@ -87,6 +98,11 @@ def sample_consistent_state(
         raise NoConsistentState("the seat heard table talk, which determinization does not resample")
     definition = get(obs.game)
     names = list(seats) if seats is not None else [p.seat for p in obs.players]
+    exact = EXACT.get(obs.game)
+    if exact is not None:
+        built = exact(obs, answers, rng, options=options, seats=names, max_tries=max_tries)
+        if built is not None:
+            return built
     tries = 0
     while tries < max_tries:
         tries += 1

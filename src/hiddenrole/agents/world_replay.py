@@ -1,0 +1,74 @@
+"""Play a sampled world forward through the host, and check it gives one seat exactly its observation.
+
+Shared by the exact determinization samplers (:mod:`.exact_missions`,
+:mod:`.exact_onenight`): each says what every other seat does at each decision
+(public moves read off the seat's events, hidden ones sampled); the seat itself
+repeats its own answers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from hiddenrole.host import Table
+
+from .observation import Action, Observation, observe
+from .random_agent import RandomAgent
+from .runner import SeatRunner
+
+__all__ = ["replay_world", "start_fits", "MAX_REPLAY_STEPS", "Chooser"]
+
+MAX_REPLAY_STEPS: Final = 2_000
+"""Runner steps one replay may take before the world is dropped."""
+
+Chooser = Callable[[str, Observation], Action | None]
+"""``(seat, observation) -> action`` for a decision; ``None`` lets the seat itself answer (its own
+answers for the target seat, a uniformly random legal action for the others). An action returned
+for the target seat is played instead of its next answer."""
+
+
+def replay_world(
+    table: Table, target: Observation, answers: Sequence[Action], choose: Chooser, rng: random.Random
+) -> bool:
+    """Play ``table`` on with ``choose``; True once ``target.seat``'s observation is exactly ``target``."""
+    me, config = target.seat, table.rules.config
+    agents: dict[str, Any] = {s: RandomAgent(random.Random(rng.random())) for s in table.seats}
+    runner = SeatRunner(table, agents, talk=False)
+    used = 0
+    for _ in range(MAX_REPLAY_STEPS):
+        if used >= len(answers):
+            now = observe(table.view(me), config)
+            if now == target:
+                return True
+            if len(now.events) > len(target.events):
+                return False
+        got = runner.next_decision()
+        if got is None:  # over: answers of the seat that changed nothing may be left
+            return observe(table.view(me), config) == target
+        seat, o = got
+        action = choose(seat, o)
+        if seat == me and action is None:
+            if used >= len(answers):
+                return o == target
+            action = answers[used]
+            used += 1
+        elif action is None:
+            action = agents[seat].act(o)
+        _, error = runner.apply(seat, o, action)
+        if error and seat == me:
+            return False
+    return False
+
+
+def start_fits(table: Table, obs: Observation) -> bool:
+    """Does the freshly dealt ``table`` give ``obs.seat`` the sight it started with in ``obs``?
+
+    Compares the teammates and the role information dealt at the start (what a seat
+    learns later, ``learn.*`` keys, is left to the replay's exact check).
+    """
+    start = observe(table.view(obs.seat), table.rules.config)
+    dealt = {k: v for k, v in start.role_info.items() if not k.startswith("learn.")}
+    known = {k: v for k, v in obs.role_info.items() if not k.startswith("learn.")}
+    return start.teammates == obs.teammates and dealt == known

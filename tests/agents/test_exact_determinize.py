@@ -1,0 +1,154 @@
+"""Exact determinization (Missions, One Night): every sample replays to exactly the seat's
+observation, mid and late game included; over many samples every consistent deal appears;
+a sampler that skips the check (ignoring fail counts, the seer's sight) is caught."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from hiddenrole.agents import (
+    Action,
+    Observation,
+    RandomAgent,
+    SeatRunner,
+    exact_missions,
+    exact_onenight,
+    observe,
+    world_replay,
+)
+from hiddenrole.agents.determinize import EXACT
+from hiddenrole.games import missions as ms
+from hiddenrole.games import onenight as on
+from hiddenrole.host import Table, TableLog
+from hiddenrole.host.catalog import get
+
+Sampler = Callable[..., TableLog | None]
+
+
+def _played(game: str, seats: int, seed: int, viewer: str, k: int | None) -> tuple[Observation, list[Action]]:
+    """Random play until ``viewer``'s ``k``-th decision (``None``: the end): its observation, its answers."""
+    table = Table.open(get(game), seats, seed=seed, table_id="real")
+    agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
+    runner = SeatRunner(table, agents, talk=False)
+    answers: list[Action] = []
+    while (got := runner.next_decision()) is not None:
+        seat, obs = got
+        if seat == viewer and len(answers) == k:
+            return obs, answers
+        action = agents[seat].act(obs)
+        _, error = runner.apply(seat, obs, action)
+        if seat == viewer and not error:
+            answers.append(action)
+    assert k is None, "the game ended before the decision"
+    return observe(table.view(viewer), table.rules.config), answers
+
+
+def _check(sampler: Sampler, obs: Observation, answers: Sequence[Action], n: int, seed: int = 0) -> list[Table]:
+    """``n`` samples, each replayed from its log alone: the seat sees exactly ``obs``."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        log = sampler(obs, answers, rng, options=None, seats=[p.seat for p in obs.players], max_tries=20_000)
+        assert log is not None, "the exact sampler found no world"
+        again = Table.replay(get(obs.game), log)
+        assert observe(again.view(obs.seat), again.rules.config) == obs
+        out.append(again)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "seed", "k"),
+    [
+        ("missions", 7, 11, 1),
+        ("missions", 7, 11, 4),  # after missions were played
+        ("missions", 7, 11, 8),
+        ("missions", 7, 11, None),  # the end: every result, the assassin's pick
+        ("missions", 5, 3, None),
+        ("onenight", 5, 11, 0),  # at night
+        ("onenight", 5, 11, 1),  # the day vote
+        ("onenight", 6, 4, 0),
+    ],
+)
+def test_every_exact_sample_replays_to_the_seats_observation(game: str, seats: int, seed: int, k: int | None) -> None:
+    for viewer in ("p1", "p3"):
+        obs, answers = _played(game, seats, seed, viewer, k)
+        _check(EXACT[game], obs, answers, 3)
+
+
+def _deals(table: Table) -> dict[str, str]:
+    view = table.inspect()
+    return {s: view.player(s).role for s in table.seats}  # type: ignore[union-attr]
+
+
+def _late_missions_view() -> tuple[Observation, list[Action], Table]:
+    """The first seat's last decision of a 5-seat Avalon game where it is a servant, after a failed mission."""
+    for seed in range(200):
+        table = Table.open(get("missions"), 5, seed=seed, table_id="real")
+        if _deals(table)["p1"] != ms.SERVANT:
+            continue
+        best = None
+        for k in itertools.count():
+            try:
+                obs, answers = _played("missions", 5, seed, "p1", k)
+            except AssertionError:
+                break
+            if any(e.type == ms.MISSION_FAILED for e in obs.events):
+                best = obs, answers
+        if best is not None:
+            return (*best, table)
+    raise AssertionError("no such game in the seeds tried")
+
+
+def test_every_consistent_missions_deal_appears() -> None:
+    obs, answers, real = _late_missions_view()
+    rec = exact_missions.read_record(obs)
+    cards = sorted(_deals(real).values())
+    # brute force, from the rules alone: the seat's own card; each mission's fails need as many
+    # evil seats on its team (a servant's card is a success); a hit means the target was Merlin
+    consistent = set()
+    for perm in set(itertools.permutations(cards)):
+        roles = dict(zip(real.seats, perm, strict=True))
+        if roles["p1"] != ms.SERVANT:
+            continue
+        if any(sum(roles[s] in ms.EVIL_ROLES for s in team) < fails for team, fails, _ in rec.results.values()):
+            continue
+        if rec.assassinated and rec.hit != (roles[rec.assassinated] == ms.MERLIN):
+            continue
+        consistent.add(tuple(perm))
+    assert tuple(_deals(real).values()) in consistent
+    seen = {tuple(_deals(t).values()) for t in _check(EXACT["missions"], obs, answers, 150)}
+    assert seen <= consistent
+    assert seen == consistent, f"{len(consistent - seen)} of {len(consistent)} consistent deals never sampled"
+
+
+def _unchecked(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+    """Plant a sampler that plays its world but accepts it without the exact check."""
+    real = world_replay.replay_world
+
+    def accept(*args: object, **kwargs: object) -> bool:
+        real(*args, **kwargs)  # type: ignore[arg-type]
+        return True
+
+    monkeypatch.setattr(module, "replay_world", accept)
+
+
+def test_planted_a_sampler_ignoring_the_fail_count_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    obs, answers, _ = _late_missions_view()
+    _unchecked(monkeypatch, exact_missions)
+    monkeypatch.setattr(exact_missions, "_cards", lambda roles, o, mine, rec, rng: {})  # every card a success
+    with pytest.raises(AssertionError):
+        _check(EXACT["missions"], obs, answers, 5)
+
+
+def test_planted_a_sampler_ignoring_the_seers_sight_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = next(s for s in range(100) if _deals(Table.open(get("onenight"), 5, seed=s, table_id="r"))["p1"] == on.SEER)
+    obs, answers = _played("onenight", 5, seed, "p1", 1)  # the seer's vote, after its look
+    assert any(e.type == on.SEER_LOOK for e in obs.events)
+    _check(EXACT["onenight"], obs, answers, 3)
+    _unchecked(monkeypatch, exact_onenight)
+    with pytest.raises(AssertionError):
+        _check(EXACT["onenight"], obs, answers, 10)
