@@ -85,9 +85,15 @@ def policy(abstain: float, retarget: Retarget | None = None, again: float = 0.0)
             if rng.random() < abstain:
                 turn.label("abstained")
                 continue
-            if submit_one(turn, pid) and rng.random() < again and engine.allowed_skills(pid):
-                turn.label("acted-twice")
-                submit_one(turn, pid)
+            if submit_one(turn, pid) and rng.random() < again:
+                # What the first submission withholds (a second potion): the board between the
+                # two is never a step boundary, so the labeler could not see it.
+                for r in engine.phase_info().roles.values():
+                    for reason in sorted(set(r.refused.get(pid, {}).values())):
+                        turn.label(f"second-withheld:{reason}")
+                if engine.allowed_skills(pid):
+                    turn.label("acted-twice")
+                    submit_one(turn, pid)
 
     return act
 

@@ -251,8 +251,6 @@ def _dawn_labels(engine: hr.Engine, dawn: hr.Effect) -> Iterator[str]:
 def labeler(engine: hr.Engine, effects: tuple[hr.Effect, ...]) -> Iterator[str]:
     """Mechanism labels: shots by role, potions, protections, the night matrix, refusals."""
     yield from refusal_labels(effects)
-    if any(e.canceled and e.reason == BOTH_POTIONS for e in effects):
-        yield "potions:second-refused"
     yield from ended_labels(effects)
     done = [e for e in effects if not e.canceled]
     for e in done:
@@ -321,7 +319,7 @@ COMMON = (
 
 DEFAULT_ONLY = (
     f"withheld:{ww.ANTIDOTE}:{SELF_SAVE}",
-    "potions:second-refused",
+    f"second-withheld:{BOTH_POTIONS}",
     "withheld:PROTECT:repeat",
     "dawn:guarded+saved:died",
 )
