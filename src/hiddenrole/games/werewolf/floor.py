@@ -17,11 +17,11 @@ seats, never on a role.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import hiddenrole as hr
 
-from .resolution import Resolve, resolve_day, resolve_speech
+from .resolution import Resolve, bind, resolve_day, resolve_speech
 from .switches import Switches
 from .vocab import (
     BID,
@@ -104,22 +104,13 @@ def resolve_floor(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     return []
 
 
-def _bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
-    def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
-        return fn(uses, view, sw)
-
-    resolve.__name__ = resolve.__qualname__ = fn.__name__
-    resolve.__doc__ = fn.__doc__
-    return resolve
-
-
 def floor_resolvers(sw: Switches) -> dict[str, Resolve]:
     """The phase resolvers ``bid_for_floor`` adds (DAY's replaced); none when it is off."""
     if not sw.bid_for_floor:
         return {}
-    return {DAY: _bind(resolve_bids, sw), DAY_FLOOR: _bind(resolve_floor, sw)}
+    return {DAY: bind(resolve_bids, sw), DAY_FLOOR: bind(resolve_floor, sw)}
 
 
 def floor_turn_resolvers(sw: Switches) -> dict[str, Resolve]:
     """The end of each DAY_FLOOR turn is announced like the ordered day's (SPEECH_ENDED)."""
-    return {DAY_FLOOR: _bind(resolve_speech, sw)} if sw.bid_for_floor else {}
+    return {DAY_FLOOR: bind(resolve_speech, sw)} if sw.bid_for_floor else {}

@@ -21,13 +21,11 @@ import hiddenrole as hr
 
 from .resolution import (
     BOTH_POTIONS,
-    GUN_JAMMED,
     NO_ANTIDOTE,
-    NO_GUN,
     NO_KILL,
     NO_POISON,
     SELF_SAVE,
-    STILL_ALIVE,
+    gun_refusal,
     night_kill_target,
 )
 from .switches import Switches
@@ -37,10 +35,8 @@ from .vocab import (
     PROTECT,
     SHOOT,
     VAR_ANTIDOTE,
-    VAR_DEATH_CAUSE,
     VAR_GUARD_LAST_ROUND,
     VAR_GUARD_LAST_TARGET,
-    VAR_GUN,
     VAR_POISON,
 )
 
@@ -89,11 +85,5 @@ class Usable:
                 return NO_POISON
             return tuple(p.id for p in view.alive_players() if p.id != player_id)
         if skill == SHOOT:
-            gun = me.vars.get(VAR_GUN, "")
-            if me.alive:
-                return STILL_ALIVE
-            if not gun:
-                return NO_GUN
-            if me.vars.get(VAR_DEATH_CAUSE, "") not in gun.split(","):
-                return GUN_JAMMED
+            return gun_refusal(me) or None
         return None

@@ -311,8 +311,9 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     return out
 
 
-def _shot_refusal(actor: hr.PlayerInfo, target: hr.PlayerInfo | None) -> str:
-    """Why a shot does not fire; ``""`` when it does. The gun lists the deaths that arm it."""
+def gun_refusal(actor: hr.PlayerInfo) -> str:
+    """Why ``actor``'s gun would not fire, whatever the target; ``""`` when it would.
+    The gun lists the deaths that arm it. Shared by the resolver and ``legality``."""
     gun = actor.vars.get(VAR_GUN, "")
     if actor.alive:
         return STILL_ALIVE
@@ -320,6 +321,14 @@ def _shot_refusal(actor: hr.PlayerInfo, target: hr.PlayerInfo | None) -> str:
         return NO_GUN
     if actor.vars.get(VAR_DEATH_CAUSE, "") not in gun.split(","):
         return GUN_JAMMED
+    return ""
+
+
+def _shot_refusal(actor: hr.PlayerInfo, target: hr.PlayerInfo | None) -> str:
+    """Why a shot does not fire; ``""`` when it does."""
+    why = gun_refusal(actor)
+    if why:
+        return why
     if target is None:
         return NO_TARGET
     if not target.alive:
@@ -425,7 +434,7 @@ def resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
     sw = Switches() if switches is None else switches
     if not isinstance(sw, Switches):
         raise hr.InvalidArgument("switches must be a Switches value")
-    return {phase: _bind(fn, sw) for phase, fn in _TABLE.items()}
+    return {phase: bind(fn, sw) for phase, fn in _TABLE.items()}
 
 
 def turn_resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
@@ -433,10 +442,12 @@ def turn_resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
     sw = Switches() if switches is None else switches
     if not isinstance(sw, Switches):
         raise hr.InvalidArgument("switches must be a Switches value")
-    return {DAY: _bind(resolve_speech, sw)} if sw.ordered_day else {}
+    return {DAY: bind(resolve_speech, sw)} if sw.ordered_day else {}
 
 
-def _bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
+def bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
+    """``fn`` as a kernel resolver with the table's switches fixed (named after ``fn`` for error texts)."""
+
     def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
         return fn(uses, view, sw)
 
