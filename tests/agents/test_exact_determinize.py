@@ -16,7 +16,6 @@ from hiddenrole.agents import (
     RandomAgent,
     SeatRunner,
     exact_missions,
-    exact_onenight,
     observe,
     world_replay,
 )
@@ -125,7 +124,7 @@ def test_every_consistent_missions_deal_appears() -> None:
     assert seen == consistent, f"{len(consistent - seen)} of {len(consistent)} consistent deals never sampled"
 
 
-def _unchecked(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+def _unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Plant a sampler that plays its world but accepts it without the exact check."""
     real = world_replay.replay_world
 
@@ -133,12 +132,12 @@ def _unchecked(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
         real(*args, **kwargs)  # type: ignore[arg-type]
         return True
 
-    monkeypatch.setattr(module, "replay_world", accept)
+    monkeypatch.setattr(world_replay, "replay_world", accept)
 
 
 def test_planted_a_sampler_ignoring_the_fail_count_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     obs, answers, _ = _late_missions_view()
-    _unchecked(monkeypatch, exact_missions)
+    _unchecked(monkeypatch)
     monkeypatch.setattr(exact_missions, "_cards", lambda roles, o, mine, rec, rng: {})  # every card a success
     with pytest.raises(AssertionError):
         _check(EXACT["missions"], obs, answers, 5)
@@ -149,6 +148,6 @@ def test_planted_a_sampler_ignoring_the_seers_sight_is_caught(monkeypatch: pytes
     obs, answers = _played("onenight", 5, seed, "p1", 1)  # the seer's vote, after its look
     assert any(e.type == on.SEER_LOOK for e in obs.events)
     _check(EXACT["onenight"], obs, answers, 3)
-    _unchecked(monkeypatch, exact_onenight)
+    _unchecked(monkeypatch)
     with pytest.raises(AssertionError):
         _check(EXACT["onenight"], obs, answers, 10)

@@ -28,11 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hiddenrole.games import missions as ms
-from hiddenrole.host import MAX_SEED, Table, TableLog
-from hiddenrole.host.catalog import get
+from hiddenrole.host import TableLog
 
 from .observation import Action, Observation
-from .world_replay import Chooser, replay_world, start_fits
+from .world_replay import Chooser, sample_deals
 
 __all__ = ["sample_missions", "PublicRecord", "read_record"]
 
@@ -117,24 +116,16 @@ def sample_missions(
     max_tries: int,
 ) -> TableLog | None:
     """A log replaying to ``obs`` (see the module docstring); ``None`` when ``max_tries`` deals did not fit."""
-    definition = get(obs.game)
-    probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
     rec = read_record(obs)
     mine = _my_cards(obs, answers, rec)
-    for _ in range(max_tries):
-        seed = rng.randrange(MAX_SEED)
-        roles = definition.setup(probe.options, probe.seats, random.Random(seed)).roles
+
+    def chooser_for(roles: Mapping[str, str]) -> Chooser | None:
         if not _fits(roles, obs, rec):
-            continue
+            return None
         cards = _cards(roles, obs, mine, rec, rng)
-        if cards is None:
-            continue
-        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
-        if not start_fits(table, obs):
-            continue  # the seat's sight at the start is not this deal's
-        if replay_world(table, obs, answers, _chooser(obs.seat, rec, cards), rng):
-            return table.log()
-    return None
+        return None if cards is None else _chooser(obs.seat, rec, cards)
+
+    return sample_deals(obs, answers, rng, chooser_for, options=options, seats=seats, max_tries=max_tries)
 
 
 def _chooser(me: str, rec: PublicRecord, cards: Mapping[str, Mapping[str, str]]) -> Chooser:

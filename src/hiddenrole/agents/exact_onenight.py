@@ -21,11 +21,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hiddenrole.games import onenight as on
-from hiddenrole.host import MAX_SEED, Table, TableLog
-from hiddenrole.host.catalog import get
+from hiddenrole.host import TableLog
 
 from .observation import Action, Observation
-from .world_replay import Chooser, replay_world, start_fits
+from .world_replay import Chooser, sample_deals
 
 __all__ = ["sample_onenight"]
 
@@ -55,16 +54,9 @@ def sample_onenight(
     max_tries: int,
 ) -> TableLog | None:
     """A log replaying to ``obs`` (see the module docstring); ``None`` when ``max_tries`` deals did not fit."""
-    definition = get(obs.game)
-    probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
     choose = _chooser(obs)
-    for _ in range(max_tries):
-        seed = rng.randrange(MAX_SEED)
-        if definition.setup(probe.options, probe.seats, random.Random(seed)).roles[obs.seat] != obs.role:
-            continue
-        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
-        if not start_fits(table, obs):
-            continue  # the seat's sight at the start is not this deal's
-        if replay_world(table, obs, answers, choose, rng):
-            return table.log()
-    return None
+
+    def chooser_for(roles: Mapping[str, str]) -> Chooser | None:
+        return choose if roles[obs.seat] == obs.role else None
+
+    return sample_deals(obs, answers, rng, chooser_for, options=options, seats=seats, max_tries=max_tries)

@@ -9,16 +9,17 @@ repeats its own answers.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from hiddenrole.host import Table
+from hiddenrole.host import MAX_SEED, Table, TableLog
+from hiddenrole.host.catalog import get
 
 from .observation import Action, Observation, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
 
-__all__ = ["replay_world", "start_fits", "MAX_REPLAY_STEPS", "Chooser"]
+__all__ = ["replay_world", "sample_deals", "start_fits", "MAX_REPLAY_STEPS", "Chooser", "DealFilter"]
 
 MAX_REPLAY_STEPS: Final = 2_000
 """Runner steps one replay may take before the world is dropped."""
@@ -27,6 +28,37 @@ Chooser = Callable[[str, Observation], Action | None]
 """``(seat, observation) -> action`` for a decision; ``None`` lets the seat itself answer (its own
 answers for the target seat, a uniformly random legal action for the others). An action returned
 for the target seat is played instead of its next answer."""
+
+DealFilter = Callable[[Mapping[str, str]], Chooser | None]
+"""``roles of a drawn deal -> how the other seats act in it``, or ``None`` to drop the deal."""
+
+
+def sample_deals(
+    obs: Observation,
+    answers: Sequence[Action],
+    rng: random.Random,
+    chooser_for: DealFilter,
+    *,
+    options: Mapping[str, Any] | None,
+    seats: Sequence[str],
+    max_tries: int,
+) -> TableLog | None:
+    """The exact samplers' loop: draw deals from the game's own setup with fresh seeds; for each
+    deal ``chooser_for`` accepts, open its table, check the seat's starting sight and replay it.
+    The first world that gives the seat exactly ``obs`` is returned; ``None`` after ``max_tries`` deals."""
+    definition = get(obs.game)
+    probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
+    for _ in range(max_tries):
+        seed = rng.randrange(MAX_SEED)
+        choose = chooser_for(definition.setup(probe.options, probe.seats, random.Random(seed)).roles)
+        if choose is None:
+            continue
+        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
+        if not start_fits(table, obs):
+            continue  # the seat's sight at the start is not this deal's
+        if replay_world(table, obs, answers, choose, rng):
+            return table.log()
+    return None
 
 
 def replay_world(
