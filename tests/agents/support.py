@@ -92,16 +92,26 @@ def segments(runner: SeatRunner, viewer: str, seen: list[Observation]) -> Iterat
         }
 
 
+def _dealt_sight(table: Table, seat: str) -> Observation:
+    """What the deal itself shows the seat at the start: its observation less the offered moves.
+
+    The offer (``legal``: skills and their allowed targets) is what the check is about, so it
+    must not decide which deals count as twins (a leaking offer would hide itself)."""
+    return dataclasses.replace(real_observe(table, seat, ""), legal=())
+
+
 def first_private_divergence(
-    game: str, seed: int, builder: Builder | None, max_pairs: int = 40
+    game: str, seed: int, builder: Builder | None, max_pairs: int = 40, viewer_role: str | None = None
 ) -> tuple[int, int, str | None]:
-    """Twin deals for a plain seat, played side by side with public-minded agents.
+    """Twin deals for a plain seat (or the first seat holding ``viewer_role``), played side by
+    side with public-minded agents; pairs the seat can tell apart from the start are skipped.
 
     Returns (pairs tried, segments compared, description of the first divergence the
     viewer saw while the public views still agreed, or ``None``).
     """
     definition, roles = dealt(game, seed)
-    viewer = next((s for s in sorted(roles) if roles[s] == PLAIN[game]), None)
+    wanted = viewer_role or PLAIN[game]
+    viewer = next((s for s in sorted(roles) if roles[s] == wanted), None)
     if viewer is None:
         return 0, 0, None
     others = [s for s in sorted(roles) if s != viewer]
@@ -112,7 +122,7 @@ def first_private_divergence(
         twin[a], twin[b] = roles[b], roles[a]
         ta = table_for(with_roles(definition, roles), game, seed)
         tb = table_for(with_roles(definition, twin), game, seed)
-        if real_observe(ta, viewer, "") != real_observe(tb, viewer, ""):
+        if _dealt_sight(ta, viewer) != _dealt_sight(tb, viewer):
             continue  # the seat can tell these deals apart from the start (not a twin)
         tried += 1
         seen_a: list[Observation] = []

@@ -124,30 +124,39 @@ def test_every_consistent_missions_deal_appears() -> None:
     assert seen == consistent, f"{len(consistent - seen)} of {len(consistent)} consistent deals never sampled"
 
 
-def _unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Plant a sampler that plays its world but accepts it without the exact check."""
+def _unchecked(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Plant a sampler that plays its world but accepts it without the exact check.
+
+    Returns, per planted call, what the real check would have said: a test asserts the plant
+    was reached and did accept a world the check refuses (a plant patched where no sampler
+    looks, or one that changes nothing, would otherwise pass as a catch)."""
     real = world_replay.replay_world
+    verdicts: list[bool] = []
 
     def accept(*args: object, **kwargs: object) -> bool:
-        real(*args, **kwargs)  # type: ignore[arg-type]
+        verdicts.append(real(*args, **kwargs))  # type: ignore[arg-type]
         return True
 
     monkeypatch.setattr(world_replay, "replay_world", accept)
+    return verdicts
 
 
 def test_planted_a_sampler_ignoring_the_fail_count_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     obs, answers, _ = _late_missions_view()
-    _unchecked(monkeypatch)
+    _check(EXACT["missions"], obs, answers, 3)  # green without the plant
+    verdicts = _unchecked(monkeypatch)
     monkeypatch.setattr(exact_missions, "_cards", lambda roles, o, mine, rec, rng: {})  # every card a success
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="assert Observation"):
         _check(EXACT["missions"], obs, answers, 5)
+    assert False in verdicts, "the plant never accepted a world the check refuses"
 
 
 def test_planted_a_sampler_ignoring_the_seers_sight_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     seed = next(s for s in range(100) if _deals(Table.open(get("onenight"), 5, seed=s, table_id="r"))["p1"] == on.SEER)
     obs, answers = _played("onenight", 5, seed, "p1", 1)  # the seer's vote, after its look
     assert any(e.type == on.SEER_LOOK for e in obs.events)
-    _check(EXACT["onenight"], obs, answers, 3)
-    _unchecked(monkeypatch)
-    with pytest.raises(AssertionError):
+    _check(EXACT["onenight"], obs, answers, 3)  # green without the plant
+    verdicts = _unchecked(monkeypatch)
+    with pytest.raises(AssertionError, match="assert Observation"):
         _check(EXACT["onenight"], obs, answers, 10)
+    assert False in verdicts, "the plant never accepted a world the check refuses"
