@@ -8,10 +8,10 @@ move so far, the other seats' hidden night actions included -- such that replayi
 it gives the seat exactly the observation it holds. Works for every ruleset
 (werewolf, Avalon/Resistance, One Night) through the host's own setup and replay.
 
-Avalon/Resistance and One Night first try their exact samplers (:data:`EXACT`,
-:mod:`.exact_missions`, :mod:`.exact_onenight`: consistent deals, then only the hidden
-choices the public record leaves open, checked by replay); what they cannot explain, and
-werewolf, go to the generic sampler below.
+Every game first tries its exact sampler (:data:`EXACT`: :mod:`.exact_missions`,
+:mod:`.exact_onenight`, :mod:`.exact_werewolf`: consistent deals, then only the hidden
+choices the public record leaves open, checked by replay); what they cannot explain goes
+to the generic sampler below.
 
 How (generic): rejection sampling with early pruning. Draw a deal from the game's setup with a
 fresh seed; reject it unless the seat's role and first knowledge match; play the
@@ -41,6 +41,7 @@ from hiddenrole.host.catalog import get
 
 from .exact_missions import sample_missions
 from .exact_onenight import sample_onenight
+from .exact_werewolf import sample_werewolf
 from .observation import Action, Observation, SeenEvent, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
@@ -59,7 +60,11 @@ GUIDE_WINDOW: Final = 40
 """Random retries of one stretch of play (between two things the seat saw) before the world is dropped."""
 
 
-EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {"missions": sample_missions, "onenight": sample_onenight}
+EXACT: Final[Mapping[str, Callable[..., TableLog | None]]] = {
+    "missions": sample_missions,
+    "onenight": sample_onenight,
+    "werewolf": sample_werewolf,
+}
 """Per game, its exact (constructive) sampler; the random-play search below is the fallback."""
 
 

@@ -1,0 +1,165 @@
+"""Exact determinization for Werewolf: late in a 12-seat game every sample replays to exactly
+the seat's observation (villager, wolf, seer, witch); on a 6-seat board every deal a
+brute force from the rules calls consistent appears; samplers that skip the exact check and
+ignore the seer's results or the dawn's dead are caught."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf
+from hiddenrole.games import werewolf as ww
+from hiddenrole.host import Table
+from hiddenrole.host.catalog import get
+
+from .test_exact_determinize import _check, _deals
+
+SAMPLER = exact_werewolf.sample_werewolf
+
+
+def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, list[Action], Table]:
+    """Random play until the seat holding ``role`` decides with ``ready`` answers given at round 4
+    or later (``ready`` counts answers): its observation, its answers, the real table."""
+    table = Table.open(get("werewolf"), seats, seed=seed, table_id="real")
+    viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
+    agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
+    runner = SeatRunner(table, agents, talk=False)
+    answers: list[Action] = []
+    while (got := runner.next_decision()) is not None:
+        seat, obs = got
+        if seat == viewer and len(answers) >= ready:
+            return obs, answers, table
+        action = agents[seat].act(obs)
+        _, error = runner.apply(seat, obs, action)
+        if seat == viewer and not error:
+            answers.append(action)
+    raise AssertionError("the game ended before the decision")
+
+
+def _late(role: str) -> tuple[Observation, list[Action]]:
+    """A 12-seat game's first seed where the seat holding ``role`` decides at round 4 or later."""
+    for seed in range(20):
+        table = Table.open(get("werewolf"), 12, seed=seed, table_id="real")
+        viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
+        agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
+        runner = SeatRunner(table, agents, talk=False)
+        answers: list[Action] = []
+        while (got := runner.next_decision()) is not None:
+            seat, obs = got
+            if seat == viewer and obs.round >= 4:
+                return obs, answers
+            action = agents[seat].act(obs)
+            _, error = runner.apply(seat, obs, action)
+            if seat == viewer and not error:
+                answers.append(action)
+    raise AssertionError("no such game in the seeds tried")
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.SEER, ww.WITCH])
+def test_late_in_a_12_seat_game_every_sample_replays_exactly(role: str) -> None:
+    obs, answers = _late(role)
+    assert obs.round >= 4 and any(e.type == ww.DAWN and e.data["dead"] for e in obs.events)
+    _check(SAMPLER, obs, answers, 3)
+
+
+def _seer_view() -> tuple[Observation, list[Action], Table]:
+    """A 6-seat seer at its second check, after a dawn with dead and a day's vote."""
+    for seed in range(200):
+        table = Table.open(get("werewolf"), 6, seed=seed, table_id="real")
+        if ww.SEER not in _deals(table).values():
+            continue
+        try:
+            obs, answers, real = _when(6, seed, ww.SEER, 2)
+        except (AssertionError, StopIteration):
+            continue
+        if any(e.type == ww.DAWN and e.data["dead"] for e in obs.events) and obs.phase == ww.NIGHT_SEER:
+            return obs, answers, real
+    raise AssertionError("no such game in the seeds tried")
+
+
+def _consistent(obs: Observation, real: Table) -> set[tuple[str, ...]]:
+    """Brute force from the rules alone: the seat's role, the camp of each seer check, and no side
+    wiped out (side-wipe victory) after any death the seat saw; nights on this board (two wolves,
+    a witch with both potions, no guard, no gun) can always make the dawn's dead and an empty dawn."""
+    seats = list(real.seats)
+    rounds = exact_werewolf.read_rounds(obs)
+    checks = {t: c for r in rounds for t, c in r.checks.items()}
+    deaths: list[set[str]] = []
+    for r in rounds:
+        deaths.append(set(r.dawn or ()))
+        deaths.append({r.eliminated} - {""})
+    out = set()
+    for perm in set(itertools.permutations(sorted(_deals(real).values()))):
+        roles = dict(zip(seats, perm, strict=True))
+        if roles[obs.seat] != obs.role:
+            continue
+        if any((roles[t] == ww.WEREWOLF) != (c == ww.EVIL) for t, c in checks.items()):
+            continue
+        dead: set[str] = set()
+        alive_ok = True
+        for d in deaths:
+            dead |= d
+            living = {roles[s] for s in seats if s not in dead}
+            wolves = ww.WEREWOLF in living
+            gods = bool(living & {ww.SEER, ww.WITCH})
+            if not wolves or not gods or ww.VILLAGER not in living:
+                alive_ok = False
+        if alive_ok:
+            out.add(perm)
+    return out
+
+
+def test_every_consistent_werewolf_deal_appears() -> None:
+    obs, answers, real = _seer_view()
+    consistent = _consistent(obs, real)
+    assert tuple(_deals(real).values()) in consistent
+    assert len(consistent) < 30, "the seat's knowledge should rule some deals out"
+    seen = {tuple(_deals(t).values()) for t in _check(SAMPLER, obs, answers, 80)}
+    assert seen <= consistent
+    assert seen == consistent, f"{len(consistent - seen)} of {len(consistent)} consistent deals never sampled"
+
+
+def _unchecked(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Plant a sampler without the exact check; returns what the real check said at each call."""
+    verdicts: list[bool] = []
+
+    def accept(seen: object, want: object) -> bool:
+        verdicts.append(seen == want)
+        return True
+
+    monkeypatch.setattr(exact_werewolf, "agrees", accept)
+    return verdicts
+
+
+def _caught(obs: Observation, answers: Sequence[Action], verdicts: list[bool]) -> None:
+    with pytest.raises(AssertionError, match="assert Observation"):
+        _check(SAMPLER, obs, answers, 8)
+    assert False in verdicts, "the plant never accepted a world the check refuses"
+
+
+def test_planted_a_sampler_ignoring_the_seers_results_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    obs, answers, _ = _seer_view()
+    _check(SAMPLER, obs, answers, 2)  # green without the plant
+    verdicts = _unchecked(monkeypatch)
+    monkeypatch.setattr(exact_werewolf, "_fits", lambda roles, o, rounds, camps: roles[o.seat] == o.role)
+    _caught(obs, answers, verdicts)
+
+
+def test_planted_a_sampler_ignoring_the_dawns_dead_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    obs, answers, _ = _seer_view()
+    _check(SAMPLER, obs, answers, 2)
+    verdicts = _unchecked(monkeypatch)
+    real = exact_werewolf.read_rounds
+
+    def blind(o: Observation) -> list[exact_werewolf.Round]:
+        rounds = real(o)
+        for r in rounds:
+            r.dawn = None
+        return rounds
+
+    monkeypatch.setattr(exact_werewolf, "read_rounds", blind)
+    _caught(obs, answers, verdicts)
