@@ -10,12 +10,14 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+import hiddenrole as hr
 from hiddenrole.agents import (
     Action,
     Observation,
     RandomAgent,
     SeatRunner,
     exact_missions,
+    exact_onenight,
     observe,
     world_replay,
 )
@@ -159,4 +161,106 @@ def test_planted_a_sampler_ignoring_the_seers_sight_is_caught(monkeypatch: pytes
     verdicts = _unchecked(monkeypatch)
     with pytest.raises(AssertionError, match="assert Observation"):
         _check(EXACT["onenight"], obs, answers, 10)
+    assert False in verdicts, "the plant never accepted a world the check refuses"
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(5, 0), (5, 3), (5, 7), (6, 4)])
+def test_one_night_after_the_end_every_sample_replays_exactly(seats: int, seed: int) -> None:
+    for viewer in ("p1", "p3"):
+        obs, answers = _played("onenight", seats, seed, viewer, None)
+        assert obs.over
+        _check(EXACT["onenight"], obs, answers, 3)
+
+
+def _forward(deal: dict[str, str], centre: list[str], night: tuple[object, ...]) -> tuple[dict[str, str], list[str]]:
+    """The rules' card moves, played forward: robber, then troublemaker, then drunk."""
+    cards, mid = dict(deal), list(centre)
+    rob, meddle, drink = night
+    if isinstance(rob, tuple):
+        cards[rob[0]], cards[rob[1]] = cards[rob[1]], cards[rob[0]]
+    if isinstance(meddle, tuple):
+        cards[meddle[0]], cards[meddle[1]] = cards[meddle[1]], cards[meddle[0]]
+    if isinstance(drink, tuple):
+        i = on.CENTER_SLOTS.index(drink[1])
+        cards[drink[0]], mid[i] = mid[i], cards[drink[0]]
+    return cards, mid
+
+
+def _nights(deal: dict[str, str]) -> list[tuple[object, ...]]:
+    """Every night the deal allows: the robber and the troublemaker may act or not, a dealt drunk must."""
+    seats = sorted(deal)
+    holder = {r: s for s, r in deal.items()}
+    robs: list[object] = [None]
+    if on.ROBBER in holder:
+        robs += [(holder[on.ROBBER], t) for t in seats if t != holder[on.ROBBER]]
+    meddles: list[object] = [None]
+    if on.TROUBLEMAKER in holder:
+        rest = [s for s in seats if s != holder[on.TROUBLEMAKER]]
+        meddles += list(itertools.combinations(rest, 2))
+    drinks: list[object] = [None]
+    if on.DRUNK in holder:
+        drinks = [(holder[on.DRUNK], c) for c in on.CENTER_SLOTS]
+    return list(itertools.product(robs, meddles, drinks))
+
+
+BY_NAME = {name: role for role, name in on.DISPLAY_NAMES.items()}
+
+
+def _moved_end() -> tuple[Observation, list[Action], dict[str, str]]:
+    """A three-seat One Night villager at the end of a game where a card moved: obs, answers, held cards."""
+    by_name = BY_NAME
+    for seed in range(300):
+        table = Table.open(get("onenight"), 3, seed=seed, table_id="real")
+        if _deals(table)["p1"] != on.VILLAGER:
+            continue
+        obs, answers = _played("onenight", 3, seed, "p1", None)
+        held = {s: by_name[n] for s, n in obs.data["held"].items()}
+        if held != _deals(table):
+            return obs, answers, held  # a card moved: the deal differs from the end
+    raise AssertionError("no such game in the seeds tried")
+
+
+def test_every_deal_consistent_with_the_end_appears() -> None:
+    # a three-seat One Night villager at the end: it saw nothing at night, so the end (every held
+    # card and the centre) is all that constrains the deal; brute force plays every deal forward
+    obs, answers, held = _moved_end()
+    by_name = BY_NAME
+    final_centre = [by_name[n] for n in obs.data["center"]]
+    cards = sorted([*held.values(), *final_centre])
+    consistent = set()
+    for perm in set(itertools.permutations(cards)):
+        deal = dict(zip(("p1", "p2", "p3"), perm[:3], strict=True))
+        if deal["p1"] != on.VILLAGER:
+            continue
+        if any(_forward(deal, list(perm[3:]), n) == (held, final_centre) for n in _nights(deal)):
+            consistent.add(perm)
+    assert len(consistent) > 1
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(10 * len(consistent)):
+        log = EXACT["onenight"](obs, answers, rng, options=None, seats=["p1", "p2", "p3"], max_tries=20_000)
+        assert log is not None
+        again = Table.replay(get("onenight"), log)
+        assert observe(again.view("p1"), again.rules.config) == obs
+        view = again.inspect()
+        seen.add(tuple(_deals(again).values()) + tuple(view.var(hr.GAME, on.center_key(s)) for s in on.CENTER_SLOTS))
+    assert seen <= consistent
+    assert seen == consistent, f"{len(consistent - seen)} of {len(consistent)} consistent deals never sampled"
+
+
+def test_planted_an_end_sampler_ignoring_the_end_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    obs, answers, _ = _moved_end()
+    _check(EXACT["onenight"], obs, answers, 2)  # green without the plant
+    # planted: after the end, deal and night as before the end (the held cards and centre ignored)
+    monkeypatch.setattr(exact_onenight, "end_nights", lambda o, a: [])
+    monkeypatch.setattr(
+        exact_onenight,
+        "_after_the_end",
+        lambda o, a, rng, votes, **kw: world_replay.sample_deals(
+            o, a, rng, lambda roles: votes if roles[o.seat] == o.role else None, **kw
+        ),
+    )
+    verdicts = _unchecked(monkeypatch)
+    with pytest.raises(AssertionError, match="assert Observation"):
+        _check(EXACT["onenight"], obs, answers, 5)
     assert False in verdicts, "the plant never accepted a world the check refuses"

@@ -42,9 +42,12 @@ def sample_deals(
     options: Mapping[str, Any] | None,
     seats: Sequence[str],
     max_tries: int,
+    refine: Callable[[Table, Chooser], Chooser | None] | None = None,
 ) -> TableLog | None:
     """The exact samplers' loop: draw deals from the game's own setup with fresh seeds; for each
     deal ``chooser_for`` accepts, open its table, check the seat's starting sight and replay it.
+    ``refine`` (optional) sees the opened table (what the seat list of roles leaves out, such as
+    One Night's centre cards) and may replace the chooser or drop the deal.
     The first world that gives the seat exactly ``obs`` is returned; ``None`` after ``max_tries`` deals."""
     definition = get(obs.game)
     probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
@@ -56,6 +59,8 @@ def sample_deals(
         table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
         if not start_fits(table, obs):
             continue  # the seat's sight at the start is not this deal's
+        if refine is not None and (choose := refine(table, choose)) is None:
+            continue
         if replay_world(table, obs, answers, choose, rng):
             return table.log()
     return None
