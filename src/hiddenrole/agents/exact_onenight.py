@@ -12,6 +12,12 @@ the insomniac's card -- and the end, which hangs on the final cards, all hold).
 
 Weighting: deals uniform among those consistent with the seat's card and start;
 night actions as random play makes them; both filtered by the exact check.
+
+After the end every held card and the centre are public, and random nights almost never
+end with exactly those cards. So the deal is rebuilt backwards instead
+(:func:`end_nights`: every deal and choice of card moves that ends so), a drawn deal is
+kept only if it is one of them, and one of its nights is picked uniformly (uniform over
+the consistent deals, uniform over the nights explaining each).
 """
 
 from __future__ import annotations

@@ -59,9 +59,9 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "wolf-king")
-"""Switches whose hidden moves (secret bids) or roles this sampler does not build: with any on,
-it declines and the generic sampler takes over."""
+UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "wolf-king", "witch-can-use-both-potions")
+"""Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
+not build: with any on, it declines and the generic sampler takes over."""
 _DAY_RESULTS: Final = (ww.ELIMINATE, ww.VOTE_TIED)
 _LAST_ACTIONS: Final = (ww.SHOOT, ww.SKIP)
 _NIGHT_PHASES: Final = (ww.NIGHT_GUARD, ww.NIGHT_WOLF, ww.NIGHT_WITCH, ww.NIGHT_SEER, ww.NIGHT_RESOLVE)
