@@ -49,12 +49,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
+from hiddenrole.server.serve import event_loop_factory
 
 SEATS = 9
 TALK = 5
@@ -104,6 +106,10 @@ class Server:
             self.proc.wait(5)
 
 
+_decode = msgspec.json.Decoder().decode
+"""The clients' JSON reader (msgspec: the clients share the machine with the server, so they are kept cheap)."""
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -127,7 +133,6 @@ async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str,
 
 
 async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Random, stats: Stats, until: float) -> bool:
-    loop = asyncio.get_running_loop()
     sent: dict[str, float] = {}
     n = 0
     acted: set[tuple[str, int, int]] = set()
@@ -136,71 +141,74 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
     queue: list[dict[str, Any]] = [first]
     board: dict[str, Any] = first["view"]
     try:
-        while loop.time() < until:
-            if queue:
-                m = queue.pop()
-            else:
-                try:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - loop.time())))
-                except (TimeoutError, ConnectionClosed):
-                    stats.dropped += 1
-                    return False
-            kind = m["type"]
-            stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
-            if kind in ("ack", "refused"):
-                t0 = sent.pop(m["id"], None)
-                if kind == "ack" and t0 is not None:
-                    stats.acks += 1
-                    stats.latencies.append(time.perf_counter() - t0)
-                elif kind == "refused":
-                    stats.refused += 1
-                    stats.codes[m["code"]] = stats.codes.get(m["code"], 0) + 1
-                    if m["code"] == "MESSAGE_NOT_ALLOWED":  # no more talk this phase
-                        talk[(board["phase"], board["round"])] = TALK
-                    if m["code"] != "STALE_MOVE":  # (a stale move: a newer update is on its way)
-                        queue.append({"type": "update", "version": m["version"], "retry": True})
-                continue
-            got = m.get("board") or m.get("view")
-            if got is not None:
-                board = got
-            elif kind != "update":
-                continue
-            v = board  # the latest board: an update without one left it as it was
-            if v["over"]:
-                return True
-            key = (v["phase"], v["round"], m["version"])
-            if (key in acted and not m.get("retry")) or sent:
-                continue
-            options = choices(config, v, rng)
-            said = talk.get(key[:2], 0)
-            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"] and not BURST:
-                talk[key[:2]] = said + 1
-                options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
-            elif not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
-                # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
-                talk[key[:2]] = TALK
-                acted.add(key)
-                for line in range(said, TALK):
-                    n += 1
-                    sent[f"m{n}"] = time.perf_counter()
-                    say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
+        async with asyncio.timeout_at(until):  # one timer for the seat, not one per message
+            while True:
+                if queue:
+                    m = queue.pop()
+                else:
                     try:
-                        await ws.send(json.dumps(say))
+                        m = _decode(await ws.recv())
                     except ConnectionClosed:
                         stats.dropped += 1
                         return False
-                continue
-            if options:
-                acted.add(key)
-                n += 1
-                mid = f"m{n}"
-                sent[mid] = time.perf_counter()
-                against = {} if options[0]["kind"] == "say" else {"against": m["version"]}  # talk needs no fresh view
-                try:
-                    await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
-                except ConnectionClosed:
-                    stats.dropped += 1
-                    return False
+                kind = m["type"]
+                stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
+                if kind in ("ack", "refused"):
+                    t0 = sent.pop(m["id"], None)
+                    if kind == "ack" and t0 is not None:
+                        stats.acks += 1
+                        stats.latencies.append(time.perf_counter() - t0)
+                    elif kind == "refused":
+                        stats.refused += 1
+                        stats.codes[m["code"]] = stats.codes.get(m["code"], 0) + 1
+                        if m["code"] == "MESSAGE_NOT_ALLOWED":  # no more talk this phase
+                            talk[(board["phase"], board["round"])] = TALK
+                        if m["code"] != "STALE_MOVE":  # (a stale move: a newer update is on its way)
+                            queue.append({"type": "update", "version": m["version"], "retry": True})
+                    continue
+                got = m.get("board") or m.get("view")
+                if got is not None:
+                    board = got
+                elif kind != "update":
+                    continue
+                v = board  # the latest board: an update without one left it as it was
+                if v["over"]:
+                    return True
+                key = (v["phase"], v["round"], m["version"])
+                if (key in acted and not m.get("retry")) or sent:
+                    continue
+                options = choices(config, v, rng)
+                said = talk.get(key[:2], 0)
+                if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"] and not BURST:
+                    talk[key[:2]] = said + 1
+                    options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
+                elif not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
+                    # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
+                    talk[key[:2]] = TALK
+                    acted.add(key)
+                    for line in range(said, TALK):
+                        n += 1
+                        sent[f"m{n}"] = time.perf_counter()
+                        say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
+                        try:
+                            await ws.send(json.dumps(say))
+                        except ConnectionClosed:
+                            stats.dropped += 1
+                            return False
+                    continue
+                if options:
+                    acted.add(key)
+                    n += 1
+                    mid = f"m{n}"
+                    sent[mid] = time.perf_counter()
+                    # Talk needs no fresh view; an act is made against the version it was chosen on.
+                    against = {} if options[0]["kind"] == "say" else {"against": m["version"]}
+                    try:
+                        await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
+                    except ConnectionClosed:
+                        stats.dropped += 1
+                        return False
+    except TimeoutError:
         return False
     finally:
         with contextlib.suppress(Exception):
@@ -273,7 +281,8 @@ def clients(
         await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables)))
         return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
 
-    pipe.send(asyncio.run(go()))
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        pipe.send(runner.run(go()))
 
 
 def run(
