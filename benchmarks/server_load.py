@@ -6,7 +6,7 @@ measured on its own and reported per 1000 acknowledged moves (comparable across 
 Every seat is a remote client that acts as soon as its pushed board lets it (random legal
 moves, ``hiddenrole.server.bots.choices``; ``board: true``: an update carries the seat's
 view without its history, when it changed; ``--views`` asks for the full view with every
-update instead). Each living seat also says ``TALK`` lines per talking phase.
+update instead). Each living seat also says ``--talk`` lines (10) per phase where it may speak.
 
 Deadlines: werewolf's night phases have secret actors and never end early (by design),
 so they last their whole deadline; the benchmark gives every phase ``--phase`` seconds
@@ -49,16 +49,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
+from hiddenrole.server.serve import event_loop_factory
 
 SEATS = 9
-TALK = 5
-"""Lines each living seat says per phase where it may speak (table talk between the votes)."""
+TALK = 10
+"""Default lines each living seat says per phase where it may speak (``--talk``: table talk between the votes)."""
+WORK: dict[str, int] = {"talk": TALK}
+"""The client process's workload settings (set from the command line in each client process)."""
 BURST: list[bool] = []
 """``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
 
@@ -104,6 +108,10 @@ class Server:
             self.proc.wait(5)
 
 
+_decode = msgspec.json.Decoder().decode
+"""The clients' JSON reader (msgspec: the clients share the machine with the server, so they are kept cheap)."""
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -127,7 +135,6 @@ async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str,
 
 
 async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Random, stats: Stats, until: float) -> bool:
-    loop = asyncio.get_running_loop()
     sent: dict[str, float] = {}
     n = 0
     acted: set[tuple[str, int, int]] = set()
@@ -136,71 +143,74 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
     queue: list[dict[str, Any]] = [first]
     board: dict[str, Any] = first["view"]
     try:
-        while loop.time() < until:
-            if queue:
-                m = queue.pop()
-            else:
-                try:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - loop.time())))
-                except (TimeoutError, ConnectionClosed):
-                    stats.dropped += 1
-                    return False
-            kind = m["type"]
-            stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
-            if kind in ("ack", "refused"):
-                t0 = sent.pop(m["id"], None)
-                if kind == "ack" and t0 is not None:
-                    stats.acks += 1
-                    stats.latencies.append(time.perf_counter() - t0)
-                elif kind == "refused":
-                    stats.refused += 1
-                    stats.codes[m["code"]] = stats.codes.get(m["code"], 0) + 1
-                    if m["code"] == "MESSAGE_NOT_ALLOWED":  # no more talk this phase
-                        talk[(board["phase"], board["round"])] = TALK
-                    if m["code"] != "STALE_MOVE":  # (a stale move: a newer update is on its way)
-                        queue.append({"type": "update", "version": m["version"], "retry": True})
-                continue
-            got = m.get("board") or m.get("view")
-            if got is not None:
-                board = got
-            elif kind != "update":
-                continue
-            v = board  # the latest board: an update without one left it as it was
-            if v["over"]:
-                return True
-            key = (v["phase"], v["round"], m["version"])
-            if (key in acted and not m.get("retry")) or sent:
-                continue
-            options = choices(config, v, rng)
-            said = talk.get(key[:2], 0)
-            if not options and "say" in v["moves"] and said < TALK and v["me"]["alive"] and not BURST:
-                talk[key[:2]] = said + 1
-                options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
-            elif not options and "say" in v["moves"] and said < TALK and v["me"]["alive"]:
-                # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
-                talk[key[:2]] = TALK
-                acted.add(key)
-                for line in range(said, TALK):
-                    n += 1
-                    sent[f"m{n}"] = time.perf_counter()
-                    say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
+        async with asyncio.timeout_at(until):  # one timer for the seat, not one per message
+            while True:
+                if queue:
+                    m = queue.pop()
+                else:
                     try:
-                        await ws.send(json.dumps(say))
+                        m = _decode(await ws.recv())
                     except ConnectionClosed:
                         stats.dropped += 1
                         return False
-                continue
-            if options:
-                acted.add(key)
-                n += 1
-                mid = f"m{n}"
-                sent[mid] = time.perf_counter()
-                against = {} if options[0]["kind"] == "say" else {"against": m["version"]}  # talk needs no fresh view
-                try:
-                    await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
-                except ConnectionClosed:
-                    stats.dropped += 1
-                    return False
+                kind = m["type"]
+                stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
+                if kind in ("ack", "refused"):
+                    t0 = sent.pop(m["id"], None)
+                    if kind == "ack" and t0 is not None:
+                        stats.acks += 1
+                        stats.latencies.append(time.perf_counter() - t0)
+                    elif kind == "refused":
+                        stats.refused += 1
+                        stats.codes[m["code"]] = stats.codes.get(m["code"], 0) + 1
+                        if m["code"] == "MESSAGE_NOT_ALLOWED":  # no more talk this phase
+                            talk[(board["phase"], board["round"])] = WORK["talk"]
+                        if m["code"] != "STALE_MOVE":  # (a stale move: a newer update is on its way)
+                            queue.append({"type": "update", "version": m["version"], "retry": True})
+                    continue
+                got = m.get("board") or m.get("view")
+                if got is not None:
+                    board = got
+                elif kind != "update":
+                    continue
+                v = board  # the latest board: an update without one left it as it was
+                if v["over"]:
+                    return True
+                key = (v["phase"], v["round"], m["version"])
+                if (key in acted and not m.get("retry")) or sent:
+                    continue
+                options = choices(config, v, rng)
+                said = talk.get(key[:2], 0)
+                if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and not BURST:
+                    talk[key[:2]] = said + 1
+                    options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
+                elif not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"]:
+                    # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
+                    talk[key[:2]] = WORK["talk"]
+                    acted.add(key)
+                    for line in range(said, WORK["talk"]):
+                        n += 1
+                        sent[f"m{n}"] = time.perf_counter()
+                        say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
+                        try:
+                            await ws.send(json.dumps(say))
+                        except ConnectionClosed:
+                            stats.dropped += 1
+                            return False
+                    continue
+                if options:
+                    acted.add(key)
+                    n += 1
+                    mid = f"m{n}"
+                    sent[mid] = time.perf_counter()
+                    # Talk needs no fresh view; an act is made against the version it was chosen on.
+                    against = {} if options[0]["kind"] == "say" else {"against": m["version"]}
+                    try:
+                        await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
+                    except ConnectionClosed:
+                        stats.dropped += 1
+                        return False
+    except TimeoutError:
         return False
     finally:
         with contextlib.suppress(Exception):
@@ -249,9 +259,17 @@ CONFIG: list[Any] = []
 
 
 def clients(
-    pipe: Any, servers: list[Endpoint], tables: list[int], phase: float, seconds: float, views: bool, burst: bool
+    pipe: Any,
+    servers: list[Endpoint],
+    tables: list[int],
+    phase: float,
+    seconds: float,
+    views: bool,
+    burst: bool,
+    talk: int,
 ) -> None:
     """One client process: open its tables' seats, say ready, wait for go, play, send the stats back."""
+    WORK["talk"] = talk
     if burst:
         BURST.append(True)
     if views:
@@ -273,7 +291,8 @@ def clients(
         await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables)))
         return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
 
-    pipe.send(asyncio.run(go()))
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        pipe.send(runner.run(go()))
 
 
 def run(
@@ -285,6 +304,7 @@ def run(
     n_clients: int,
     views: bool,
     burst: bool = False,
+    talk: int = TALK,
 ) -> dict[str, Any]:
     servers = [Server(db) for db in dbs]
     ctx = mp.get_context("spawn")
@@ -296,7 +316,9 @@ def run(
         for k in range(max(1, min(n_clients, tables))):
             mine, theirs = ctx.Pipe()
             share = list(range(k, tables, max(1, min(n_clients, tables))))
-            proc = ctx.Process(target=clients, args=(theirs, ends, share, phase, seconds, views, burst), daemon=True)
+            proc = ctx.Process(
+                target=clients, args=(theirs, ends, share, phase, seconds, views, burst, talk), daemon=True
+            )
             proc.start()
             procs.append(proc)
             pipes.append(mine)
@@ -339,6 +361,8 @@ def run(
         "seats": SEATS,
         "pushed": "views" if views else "board",
         "talk": "burst" if burst else "one at a time",
+        "talk_lines": talk,
+        "phase_s": phase,
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
@@ -388,6 +412,7 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=2, help="client processes (the tables are split between them)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per store; the median run is reported")
     ap.add_argument("--views", action="store_true", help="clients ask for the full view with every update")
+    ap.add_argument("--talk", type=int, default=TALK, help="lines each living seat says per phase where it may speak")
     ap.add_argument("--burst", action="store_true", help="a seat sends all its talk lines for a phase at once")
     ap.add_argument(
         "--stores",
@@ -406,7 +431,7 @@ def main() -> int:
     if args.no_postgres:
         stores -= {"postgresql", "postgresql2"}
     results = []
-    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst)
+    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk)
     with tempfile.TemporaryDirectory() as tmp:
         if "sqlite" in stores:
             results.append(repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest))

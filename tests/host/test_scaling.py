@@ -101,3 +101,24 @@ def test_a_move_that_leaves_the_board_as_it_was_builds_no_view(work: dict[str, i
     assert all(t.version(r) == v + 1 for r, v in before.items())
     t.act(t.view().turn, "ROLL")
     assert work == {"cores": 5, "public": 1}
+
+
+def test_a_line_said_rebuilds_no_view_until_the_speaker_may_say_no_more(work: dict[str, int]) -> None:
+    """A line reaches its hearers (their versions move) without rebuilding anyone's view core;
+    only the speaker's last allowed line changes its own advice (no more ``say``), so only that core is rebuilt."""
+    from hiddenrole.host.table import MAX_SAYS_PER_PHASE
+
+    t = Table.open(get("werewolf"), 9, seed=3)
+    while t.status().phase != "DAY":
+        t.end_phase()
+    speaker = next(p.seat for p in t.view(None).players if p.alive)
+    hearers = [p.seat for p in t.view(None).players if p.alive]
+    before = {r: t.version(r) for r in hearers}
+    work.update(cores=0)
+    for k in range(MAX_SAYS_PER_PHASE - 1):
+        t.say(speaker, f"line {k}")
+    assert work["cores"] == 0
+    assert all(t.version(r) == v + MAX_SAYS_PER_PHASE - 1 for r, v in before.items())
+    t.say(speaker, "the last line")
+    assert work["cores"] == 1
+    assert "say" not in t.view(speaker).moves and "say" in t.view(hearers[-1]).moves

@@ -10,6 +10,7 @@ import json
 import random
 import signal
 import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +43,31 @@ async def _until_closed(c: Client) -> tuple[list[dict[str, Any]], Any]:
 def test_shutdown_finishes_the_move_in_flight_then_closes_with_a_reason(store: Store) -> None:
     entered, release = threading.Event(), threading.Event()
     append = store.append_move
+    submit = store.append_move_future  # type: ignore[attr-defined]
 
     def held(*args: Any, **kw: Any) -> Any:  # the move under test stays in its commit until released
         if kw.get("client_move_id") == "in-flight":
             entered.set()
             release.wait(TIMEOUT)
         return append(*args, **kw)
+
+    def held_future(*args: Any, **kw: Any) -> Future[Any] | None:
+        """The same hold on the committer path (the rooms hand SQLite's committer the move directly)."""
+        if kw.get("client_move_id") != "in-flight":
+            return submit(*args, **kw)  # type: ignore[no-any-return]
+        out: Future[Any] = Future()
+
+        def later() -> None:
+            entered.set()
+            release.wait(TIMEOUT)
+            inner = submit(*args, **kw)
+            try:
+                out.set_result(append(*args, **kw) if inner is None else inner.result(TIMEOUT))
+            except Exception as exc:
+                out.set_exception(exc)
+
+        threading.Thread(target=later, daemon=True).start()
+        return out
 
     srv = Running(store)
     try:
@@ -60,6 +80,7 @@ def test_shutdown_finishes_the_move_in_flight_then_closes_with_a_reason(store: S
             if s != mine:
                 join(srv, table, s)  # idle humans: nothing else moves
         store.append_move = held  # type: ignore[method-assign]
+        store.append_move_future = held_future  # type: ignore[attr-defined]
 
         async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
             ws, tcp = await Client.ws(srv), await Client.tcp(srv)

@@ -167,7 +167,7 @@ def test_planted_leak_in_the_board_is_caught(worlds: tuple[World, World], monkey
     real = hostapi.Game.board
 
     def leaky(self: Any, reader: Any) -> dict[str, Any]:
-        board = real(self, reader)
+        board = {**real(self, reader)}  # a copy: the real board is cached and shared
         # a hidden fact: whether p2 is the guard
         board["leak"] = any(p.role == "GUARD" and p.id == "p2" for p in self._table.inspect().all_players())
         return board

@@ -830,14 +830,16 @@ class Table:
         """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices.
 
         ``touched`` is given only for moves that leave the board as it was (a line said,
-        a pending choice made or taken back), so the shared part of the views is reused.
+        a pending choice made or taken back). Every reader looked at is rebuilt only when an
+        input of its core changed (the board, the pending choices, its own chat and undo
+        allowance, the outcome): a line said rebuilds nobody's core but maybe the speaker's.
         """
         seq = 0 if m is None else m.seq
         fresh = (
             [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
         )
         said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
-        shared = run.shared if touched is not None and run.shared is not None else self._current_shared(run)
+        shared = self._current_shared(run)
         run.shared = shared
         pending = run.engine.pending_uses()
         seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
@@ -850,17 +852,11 @@ class Table:
         for who in order:
             reader = run.readers[who]
             core: Core | None = None
-            if touched is not None:
-                # Built from the live board with the shared part kept from before: trusted for
-                # this comparison, never as a basis for skipping the next one.
+            inputs = (shared, pending, self._own(run, who), run.outcome)
+            last = basis.get(who)
+            if last is None or last[0] is not shared or last[1:] != inputs[1:]:
                 core = self._core(run, shared, who)
-                basis.pop(who, None)
-            else:
-                inputs = (shared, pending, self._own(run, who), run.outcome)
-                last = basis.get(who)
-                if last is None or last[0] is not shared or last[1:] != inputs[1:]:
-                    core = self._core(run, shared, who)
-                    basis[who] = inputs
+                basis[who] = inputs
             events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
             chat = []
             if said is not None and (

@@ -83,6 +83,9 @@ class Game:
         """Phases entered since the table opened (a phase entered again counts again)."""
         self._options: dict[str, Any] | None = None
         """The table's options as the views carry them (fixed for the table's life: built once)."""
+        self._boards: dict[Reader, tuple[tuple[object, ...], tuple[object, ...], dict[str, Any]]] = {}
+        """Each reader's last board and the view parts it was built from (compared by identity:
+        the host keeps a reader's core objects while its core is unchanged). Read-only once built."""
 
     def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
         def hear(notice: HostNotice) -> None:
@@ -167,13 +170,22 @@ class Game:
         """The reader's view without its history (events, chat) or version: what a ``board`` client is pushed.
 
         Built from the same view as :meth:`view`, key for key, but never walks the history;
-        the version is left out (the update carries it), so an unchanged board compares equal.
+        the version is left out (the update carries it), so an unchanged board compares equal
+        (and is the very same object while the reader's view core was not rebuilt).
         """
         v = self._table.view(reader)
         me = v.me
+        key = (v.players, me, v.moves, v.data, v.outcome)
+        last = self._boards.get(reader)
+        if (
+            last is not None
+            and all(a is b for a, b in zip(last[0], key, strict=True))
+            and last[1] == (v.phase, v.round, v.turn, v.over)
+        ):
+            return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
         if self._options is None:
             self._options = dict(v.options)
-        return {
+        board = {
             "table": v.table,
             "game": v.game,
             "seat": v.seat,
@@ -188,6 +200,8 @@ class Game:
             "data": dict(v.data),
             "outcome": None if v.outcome is None else v.outcome.to_dict(),
         }
+        self._boards[reader] = (key, (v.phase, v.round, v.turn, v.over), board)
+        return board
 
     def observation(self, seat: str, error: str = "") -> Observation:
         """The seat's agent observation, built from the very view :meth:`view` returns now."""

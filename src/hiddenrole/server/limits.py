@@ -49,6 +49,8 @@ MAX_BOT_DELAY: Final = 60.0
 DEADLINE_STANDBY: Final = 1.0
 """Seconds after a deadline another process of the same database waits before it ends the phase
 (the process that set the deadline ends it on time; two ending it at once would conflict)."""
+COMMIT_TIMEOUT: Final = 30.0
+"""Seconds a move waits for its commit before the room gives up on it and rebuilds from storage."""
 SHUTDOWN_GRACE: Final = 5.0
 """Seconds graceful shutdown waits for moves in flight."""
 STORAGE_THREADS: Final = 32

@@ -203,6 +203,19 @@ class Running:
         self.stop()
 
 
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when it is installed (``uvicorn[standard]`` brings it), else asyncio's own.
+
+    Why: under the load benchmark the server's time goes to many small socket writes, task
+    switches and thread hand-backs, which uvloop does in C (benchmarks/server_load.py measures it).
+    """
+    try:
+        import uvloop
+    except ImportError:  # e.g. on Windows, where uvloop does not exist
+        return None
+    return uvloop.new_event_loop
+
+
 def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str], json_logs: bool = True) -> int:
     """The CLI entry: print the URL, serve until SIGINT/SIGTERM, shut down gracefully."""
     handler = logging.StreamHandler(sys.stderr)
@@ -236,7 +249,8 @@ def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str
         await task
 
     try:
-        asyncio.run(run())
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(run())
     except KeyboardInterrupt:
         pass
     finally:

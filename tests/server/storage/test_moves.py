@@ -198,3 +198,24 @@ def test_concurrent_retries_of_one_client_move_id_store_it_once(store: Store, op
         t.join(timeout=30)
     assert results == [1, 1, 1, 1]
     assert [m.seq for m in store.load_table("t1").moves] == [1]
+
+
+def test_a_write_handed_straight_to_the_committer_answers_as_append_move_would(store: Store, backend: str) -> None:
+    """``append_move_future``: SQLite with group commit takes the write on its committer thread; the
+    other stores have none and say so (``None``: the caller uses ``append_move`` on a thread)."""
+    new_table(store)
+    submit = store.append_move_future  # type: ignore[attr-defined]
+    first = submit("t1", 1, move(1), seat="ann", client_move_id="m-1")
+    if backend != "sqlite":
+        assert first is None
+        return
+    appended = first.result(timeout=30)
+    assert (appended.seq, appended.duplicate, appended.move) == (1, False, move(1))
+    again = submit("t1", 2, move(2), seat="ann", client_move_id="m-1").result(timeout=30)
+    assert (again.seq, again.duplicate) == (1, True)
+    with pytest.raises(Conflict) as caught:
+        submit("t1", 5, move(5)).result(timeout=30)
+    assert caught.value.current == 1
+    with pytest.raises(InvalidRecord):  # bad input is refused before it is queued
+        submit("t1", 2, {"x": "y" * (MAX_MOVE_BYTES + 1)})
+    assert [m.seq for m in store.load_table("t1").moves] == [1]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -35,9 +35,10 @@ from hiddenrole.host.publisher import Changed
 
 from .errors import StorageError
 from .migrations import SCHEMA_VERSION, Tx
+from .records import KEEP, Appended, Keep
 from .sql import SqlStore
 
-__all__ = ["BUSY_TIMEOUT", "MAX_BATCH", "SQLiteStore"]
+__all__ = ["ANSWER_TIMEOUT", "BUSY_TIMEOUT", "MAX_BATCH", "SQLiteStore"]
 
 BUSY_TIMEOUT: Final = 10.0
 """Seconds a write waits for another connection's write lock before failing with ``STORAGE_ERROR``."""
@@ -170,6 +171,28 @@ class SQLiteStore(SqlStore):
         answer: Future[_R] = Future()
         self._jobs.put((op, answer))
         return answer.result(timeout=ANSWER_TIMEOUT)
+
+    def append_move_future(
+        self,
+        table_id: str,
+        seq: int,
+        move: Mapping[str, Any],
+        *,
+        seat: str | None = None,
+        client_move_id: str | None = None,
+        status: str | Keep = KEEP,
+        deadline: float | Keep | None = KEEP,
+    ) -> Future[Appended] | None:
+        if self._committer is None:
+            return None
+        if self._closed:
+            raise StorageError("the store is closed")
+        op = self._append_op(
+            table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
+        )
+        answer: Future[Appended] = Future()
+        self._jobs.put((op, answer))
+        return answer
 
     def _commit_loop(self) -> None:
         while True:
