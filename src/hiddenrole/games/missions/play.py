@@ -203,7 +203,7 @@ def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     for u in uses:
         pid = u.player_id
         skill = u.skill
-        if (skill == APPROVE or skill == REJECT) and pid not in ballots and player(pid) is not None:
+        if skill in (APPROVE, REJECT) and pid not in ballots and player(pid) is not None:
             ballots[pid] = skill == APPROVE
     out = [hr.Effect(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
     yes = sum(ballots.values())
