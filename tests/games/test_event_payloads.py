@@ -25,6 +25,8 @@ from .random_moves import EngineRandom
 
 Resolve = Callable[[Sequence[hr.SkillUse], hr.GameView], list[hr.Effect]]
 GAMES = 4
+MAX_PHASES = 600
+"""Enough for a bid-for-floor day (every speaking turn is two phases); every game must end."""
 
 
 def _engine(name: str, seed: int) -> hr.Engine:
@@ -33,6 +35,9 @@ def _engine(name: str, seed: int) -> hr.Engine:
     if name == "werewolf-ordered":
         sw = ww.Switches(ordered_day=True, announce_death_causes=True, witch_can_use_both_potions=True)
         return ww.new_game(9, seed, switches=sw, start=False)
+    if name == "werewolf-floor":
+        sw = ww.Switches(bid_for_floor=True, victory_mode=ww.TOWN_WIPE, witch_can_save_self=True)
+        return ww.new_game(10, seed, switches=sw, start=False)
     if name == "missions":
         return missions.new_engine(missions.AVALON, 7, ("percival", "morgana", "oberon"), seed, start=False)
     return onenight.new_engine(onenight.default_deck(7), 7, seed, start=False)
@@ -76,7 +81,7 @@ def play_watched(name: str, plant: Callable[[Resolve], Resolve] | None = None) -
             engine.add_player(pid, plain.player_info(pid).role)
         engine.start()
         agent = EngineRandom(random.Random(seed))
-        for _ in range(200):
+        for _ in range(MAX_PHASES):
             if engine.status().over:
                 break
             for pid in engine.player_ids():
@@ -86,7 +91,7 @@ def play_watched(name: str, plant: Callable[[Resolve], Resolve] | None = None) -
     return found
 
 
-@pytest.mark.parametrize("name", ["werewolf", "werewolf-ordered", "missions", "onenight"])
+@pytest.mark.parametrize("name", ["werewolf", "werewolf-ordered", "werewolf-floor", "missions", "onenight"])
 def test_every_resolver_builds_sorted_read_only_payloads(name: str) -> None:
     assert play_watched(name) == []
 
