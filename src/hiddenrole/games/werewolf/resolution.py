@@ -403,12 +403,18 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     Ballots are public, as on a real table. There is no run-off vote.
     """
     ballots: dict[str, str] = {}
+    seen: set[str] = set()  # each voter's first ballot only (one pass, no first_uses dict)
     player = view.player
-    for voter, u in first_uses(uses, VOTE).items():
-        target = u.target
+    for u in uses:
+        voter = u.player_id
+        if u.skill != VOTE or voter in seen:
+            continue
+        seen.add(voter)
         p = player(voter)
-        if target and p is not None and p.alive and not p.vars.get(VAR_NO_VOTE):
-            ballots[voter] = target
+        if u.targets and p is not None and p.alive and not p.vars.get(VAR_NO_VOTE):
+            target = u.targets[0]
+            if target:
+                ballots[voter] = target
     ordered = sorted(ballots.items())
     tally = _tally([t for _, t in ordered])
     leaders = _leaders(tally)
