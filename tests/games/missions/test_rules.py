@@ -477,3 +477,17 @@ def test_M19_presets_and_validation() -> None:
     engine = ms.new_engine(ms.AVALON, 8, ("percival", "morgana", "mordred"), seed=11)
     assert tuple((p, engine.player_info(p).role) for p in engine.player_ids()) == first
     assert engine.rules is ms.rules() and engine.rules.name == "missions"
+
+
+def test_M19_a_remembered_legal_table_never_lets_an_illegal_one_through() -> None:
+    """check_composition remembers legal tables only: refusals are decided afresh every time."""
+    legal = ms.composition(ms.AVALON, 5)
+    bad = [ms.MERLIN, ms.SERVANT, ms.SERVANT, ms.ASSASSIN, ms.ASSASSIN]
+    for _ in range(3):
+        ms.check_composition(legal)
+        ms.check_composition(list(legal))
+        ms.check_composition(iter(legal))  # any iterable, read once
+        with pytest.raises(hr.InvalidBoard):
+            ms.check_composition(bad)
+        with pytest.raises(hr.InvalidBoard):
+            ms.check_composition((*legal[:-1], "WEREWOLF"))

@@ -9,6 +9,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import onenight as on
+from hiddenrole.games.onenight.dealing import check_cards
 
 SIX = (
     on.WEREWOLF,
@@ -122,3 +123,17 @@ def test_vocabulary_is_prefixed_and_distinct() -> None:
     assert len(set(on.ROLES) | set(on.PHASES) | set(on.EVENTS)) == len(on.ROLES) + len(on.PHASES) + len(on.EVENTS)
     assert set(on.DISPLAY_NAMES) == set(on.ROLES) == set(on.BOX_COPIES)
     assert {on.camp_of(r) for r in on.ROLES} == set(on.CAMPS)
+
+
+def test_O1_a_remembered_legal_card_list_never_lets_an_illegal_one_through() -> None:
+    """check_cards remembers legal lists only: refusals are decided afresh every time."""
+    legal = on.default_deck(5)
+    for _ in range(3):
+        assert check_cards(legal, "deck") == tuple(legal)
+        assert check_cards(iter(legal), "deck") == tuple(legal)  # any iterable, read once
+        with pytest.raises(hr.InvalidBoard):
+            check_cards([on.TANNER, on.TANNER], "deck")
+        with pytest.raises(hr.InvalidRole):
+            check_cards([*legal, "WW_WEREWOLF"], "deck")
+        with pytest.raises(hr.InvalidRole):
+            check_cards([[on.SEER]], "deck")  # unhashable: refused as an unknown card, not a crash

@@ -79,7 +79,23 @@ def check_composition(roles: Iterable[str]) -> None:
     """
     if isinstance(roles, str):
         raise hr.InvalidArgument("roles must be a sequence of role names, not one string")
-    got = list(roles)
+    got = tuple(roles)
+    try:
+        if got in _LEGAL:  # a table is checked when composed, dealt and started: the usual ones once
+            return
+    except TypeError:  # an unhashable role: refused below
+        pass
+    _check(got)
+    if len(_LEGAL) < MAX_LEGAL_TABLES:
+        _LEGAL.add(got)
+
+
+MAX_LEGAL_TABLES = 1024
+"""How many distinct legal role lists :func:`check_composition` remembers (a bound on memory)."""
+_LEGAL: set[tuple[str, ...]] = set()
+
+
+def _check(got: tuple[str, ...]) -> None:
     for r in got:
         if r not in ROLES:
             raise hr.InvalidBoard(f"{r!r} is not a missions role")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from types import MappingProxyType
 
 import hiddenrole as hr
 
@@ -94,6 +95,11 @@ KEY_FELLOW_EVIL = "fellow_evil"
 """An evil player's role info: the other evil players they know, comma-separated, without
 their roles (M4). Oberon has no such entry."""
 
+# Event payloads are built as one read-only map with its keys in sorted order (what a chain of
+# ``Effect.with_data`` calls produces), so an event costs one map, not one copy per entry.
+_APPROVED_BALLOT = MappingProxyType({"vote": "approve"})
+_REJECTED_BALLOT = MappingProxyType({"vote": "reject"})
+
 # ---------------------------------------------------------------- reading the board
 
 
@@ -142,12 +148,14 @@ def _pass_lead(view: hr.GameView, leader: str) -> tuple[str, list[hr.Effect]]:
     return nxt, [hr.set_var(hr.GAME, VAR_LEADER, nxt), hr.Effect(LEADER, target=nxt)]
 
 
-def _rejected(view: hr.GameView, event: hr.Effect) -> list[hr.Effect]:
+def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> list[hr.Effect]:
     """A team that will not go: count it (M10), end on the fifth, else pass the lead (M9)."""
     n = _rejects(view) + 1
-    out = [event.with_data("rejects", str(n)), hr.set_var(hr.GAME, VAR_REJECTS, str(n))]
+    rejects = str(n)
+    data = {"approvals": str(approvals), "rejections": str(rejections), "rejects": rejects, "team": team}
+    out = [hr.Effect(TEAM_REJECTED, data=MappingProxyType(data)), hr.set_var(hr.GAME, VAR_REJECTS, rejects)]
     if n >= HAMMER_AT:
-        out.append(hr.Effect(HAMMER).with_data("rejects", str(n)))
+        out.append(hr.Effect(HAMMER, data=MappingProxyType({"rejects": rejects})))
         return out
     nxt, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
     return out + lead + _open_nomination(view, current_mission(view), nxt)
@@ -176,11 +184,12 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
     # No team: the vote phase still follows, with nobody named to vote, and rejects the
     # empty team there. Looping straight back to this phase would lose the next
     # leader's naming, which the kernel consumes on leaving a phase.
-    forfeit = [hr.Effect(NO_NOMINATION, source=leader).with_data("mission", str(mission)), hr.set_actors(TEAM_VOTE)]
+    number = str(mission)
+    forfeit = [hr.Effect(NO_NOMINATION, leader, data=MappingProxyType({"mission": number})), hr.set_actors(TEAM_VOTE)]
     if pick is None:
         return forfeit
     team = ",".join(sorted(pick.targets))
-    event = hr.Effect(NOMINATED, source=leader).with_data("mission", str(mission)).with_data("team", team)
+    event = hr.Effect(NOMINATED, leader, data=MappingProxyType({"mission": number, "team": team}))
     if len(set(pick.targets)) != size or len(pick.targets) != size or not set(pick.targets) <= set(ids):
         # Only reachable when the kernel's step check was bypassed (hand-made boards).
         return [event.cancel(f"a team for mission {mission} is {size} distinct players"), *forfeit]
@@ -189,20 +198,22 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
 
 def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Public vote, first ballot per player; approved only by a strict majority (M8)."""
-    ids = set(view.player_ids())
+    player = view.player
     ballots: dict[str, bool] = {}
     for u in uses:
-        if u.player_id in ids and u.skill in (APPROVE, REJECT):
-            ballots.setdefault(u.player_id, u.skill == APPROVE)
-    out = [hr.Effect(VOTED, source=p).with_data("vote", "approve" if ballots[p] else "reject") for p in sorted(ballots)]
+        pid = u.player_id
+        skill = u.skill
+        if skill in (APPROVE, REJECT) and pid not in ballots and player(pid) is not None:
+            ballots[pid] = skill == APPROVE
+    out = [hr.Effect(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
     yes = sum(ballots.values())
     no = len(ballots) - yes
     team = _team(view)
-    go = bool(team) and yes > no
-    tally = hr.Effect(TEAM_APPROVED if go else TEAM_REJECTED).with_data("team", ",".join(team))
-    tally = tally.with_data("approvals", str(yes)).with_data("rejections", str(no))
-    if not go:
-        return out + _rejected(view, tally)
+    text = ",".join(team)
+    if not team or yes <= no:
+        return out + _rejected(view, yes, no, text)
+    data = MappingProxyType({"approvals": str(yes), "rejections": str(no), "team": text})
+    tally = hr.Effect(TEAM_APPROVED, data=data)
     _, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
     return [*out, tally, hr.set_var(hr.GAME, VAR_REJECTS, ""), hr.set_actors(MISSION, *team), *lead]
 
@@ -227,10 +238,8 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
     mission = current_mission(view)
     need = fails_needed(len(view.player_ids()), mission)
     failed = fails >= need
-    result = hr.Effect(MISSION_FAILED if failed else MISSION_SUCCEEDED).with_data("mission", str(mission))
-    out.append(
-        result.with_data("fails", str(fails)).with_data("fails_needed", str(need)).with_data("team", ",".join(team))
-    )
+    data = {"fails": str(fails), "fails_needed": str(need), "mission": str(mission), "team": ",".join(team)}
+    out.append(hr.Effect(MISSION_FAILED if failed else MISSION_SUCCEEDED, data=MappingProxyType(data)))
     results = _results(view) + ("F" if failed else "S")
     out.append(hr.set_var(hr.GAME, VAR_RESULTS, results))
     if results.count("S") >= WINS_NEEDED:
@@ -263,7 +272,7 @@ def resolve_assassination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> lis
     victim = view.player(target) if target else None
     hit = victim is not None and victim.role == MERLIN
     return [
-        hr.Effect(ASSASSINATED, target=target).with_data("hit", "true" if hit else "false"),
+        hr.Effect(ASSASSINATED, target=target, data=MappingProxyType({"hit": "true" if hit else "false"})),
         hr.set_var(hr.GAME, VAR_ASSASSINATION, "hit" if hit else "miss"),
     ]
 

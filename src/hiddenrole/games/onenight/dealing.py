@@ -66,6 +66,25 @@ def check_cards(cards: Iterable[object], what: str) -> tuple[hr.RoleType, ...]:
     """``cards`` as a tuple of known roles within the box's copy limits."""
     if isinstance(cards, (str, bytes)):
         raise hr.InvalidArgument(f"{what} must be a sequence of roles, not a string")
+    items = tuple(cards)
+    try:
+        known = items in _CHECKED  # every game checks its deck, centre and seats: the usual ones once
+    except TypeError:  # an unhashable card: refused below as an unknown role
+        known = False
+    if known:
+        return items  # type: ignore[return-value]  # only checked card lists are remembered
+    out = _check_cards(items, what)
+    if len(_CHECKED) < MAX_CHECKED_DECKS:
+        _CHECKED.add(out)
+    return out
+
+
+MAX_CHECKED_DECKS = 1024
+"""How many distinct legal card lists :func:`check_cards` remembers (a bound, not a tuning knob)."""
+_CHECKED: set[tuple[object, ...]] = set()
+
+
+def _check_cards(cards: tuple[object, ...], what: str) -> tuple[hr.RoleType, ...]:
     out: list[hr.RoleType] = []
     for card in cards:
         if not isinstance(card, str) or card not in BOX_COPIES:

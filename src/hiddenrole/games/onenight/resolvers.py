@@ -9,8 +9,8 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 
 import hiddenrole as hr
 
@@ -68,6 +68,9 @@ DEFAULT_DRUNK_SLOT = CENTER_SLOTS[0]
 """The centre card a drunk who made no choice ends up with: the swap is compulsory."""
 
 _Slot = tuple[str, str]  # ("player", id) or ("center", slot)
+
+# Event payloads are built as one read-only map with its keys in sorted order (what a chain of
+# ``Effect.with_data`` calls produces): one map per event instead of one copy per entry.
 
 
 def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
@@ -163,7 +166,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     slot = use.target
     card = center_card(view, slot)
     return [
-        hr.Effect(PEEKED, source=wolf).with_data("center", slot).with_data("card", card),
+        hr.Effect(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
         _learn(wolf, learn_center_key(slot), card),
     ]
 
@@ -178,7 +181,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             continue
         if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
             card = held_card(view, use.target)
-            out.append(hr.Effect(SEER_LOOK, source=seer, target=use.target).with_data("card", card))
+            out.append(hr.Effect(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
             out.append(_learn(seer, learn_player_key(use.target), card))
         elif (
             use.skill == SEER_CENTER
@@ -186,13 +189,13 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             and len(set(use.targets)) == 2
             and all(t in CENTER_SLOTS for t in use.targets)
         ):
-            look = hr.Effect(SEER_LOOK, source=seer)
+            seen: dict[str, str] = {}
             learned = []
             for slot in sorted(use.targets):
                 card = center_card(view, slot)
-                look = look.with_data(center_key(slot), card)
+                seen[center_key(slot)] = card
                 learned.append(_learn(seer, learn_center_key(slot), card))
-            out.append(look)
+            out.append(hr.Effect(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
 
@@ -213,7 +216,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
-        out.append(hr.Effect(ROBBED, source=robber, target=victim).with_data("card", got))
+        out.append(hr.Effect(ROBBED, robber, victim, MappingProxyType({"card": got})))
         out.append(_learn(robber, LEARN_SELF, got))
         out.append(_learn(robber, learn_player_key(victim), given))
     return out + cards.effects()
@@ -232,7 +235,7 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
         cards.swap(_player(a), _player(b))
-        out.append(hr.Effect(MEDDLED, source=tm, target=a).with_data("with", b))
+        out.append(hr.Effect(MEDDLED, tm, a, MappingProxyType({"with": b})))
     return out + cards.effects()
 
 
@@ -250,8 +253,8 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
         chosen = use is not None and len(use.targets) == 1 and use.target in CENTER_SLOTS
         slot = use.target if use is not None and chosen else DEFAULT_DRUNK_SLOT
         cards.swap(_player(drunk), _center(slot))
-        swap = hr.Effect(DRUNK_SWAP, source=drunk).with_data("center", slot)
-        out.append(swap if chosen else swap.with_data("default", "1"))
+        data = {"center": slot} if chosen else {"center": slot, "default": "1"}
+        out.append(hr.Effect(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
     return out + cards.effects()
 
 
@@ -260,7 +263,7 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     out: list[hr.Effect] = []
     for pid in dealt(view, INSOMNIAC):
         card = held_card(view, pid)
-        out.append(hr.Effect(INSOMNIA, source=pid).with_data("card", card))
+        out.append(hr.Effect(INSOMNIA, pid, data=MappingProxyType({"card": card})))
         out.append(_learn(pid, LEARN_SELF, card))
     return out
 
@@ -279,15 +282,18 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if target is not None and target.id != voter and target.alive:
             votes[voter] = target.id
     out: list[hr.Effect] = [hr.Effect(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
-    tally = Counter(votes.values())
+    tally: dict[str, int] = {}
+    for t in votes.values():
+        tally[t] = tally.get(t, 0) + 1
     top = max(tally.values(), default=0)
+    count = MappingProxyType({"votes": str(top)})
     dead: list[str] = []
     if top <= 1:
-        out.append(hr.Effect(NO_ONE_DIES).with_data("votes", str(top)))
+        out.append(hr.Effect(NO_ONE_DIES, data=count))
     else:
         dead = sorted(p for p, n in tally.items() if n == top)
         for p in dead:
-            out.append(hr.Effect(LYNCHED, target=p).with_data("votes", str(top)))
+            out.append(hr.Effect(LYNCHED, target=p, data=count))
             out.append(hr.set_alive(p, False))
     killed = set(dead)
     for p in dead:

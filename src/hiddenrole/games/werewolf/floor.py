@@ -18,6 +18,7 @@ seats, never on a role.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 import hiddenrole as hr
 
@@ -79,7 +80,7 @@ def next_speaker(bid: dict[str, int], seats: Sequence[str], last: str) -> str:
 
 
 def _to_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches, why: str) -> list[hr.Effect]:
-    closed = hr.Effect(FLOOR_CLOSED).with_data("why", why).with_data("turns", str(turns_taken(view)))
+    closed = hr.Effect(FLOOR_CLOSED, data=MappingProxyType({"turns": str(turns_taken(view)), "why": why}))
     return [closed, *resolve_day(uses, view, sw), hr.goto_phase(VOTE)]
 
 
@@ -90,7 +91,7 @@ def resolve_bids(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         return _to_vote(uses, view, sw, QUIET)
     turn = turns_taken(view) + 1
     return [
-        hr.Effect(FLOOR, target=speaker).with_data("turn", str(turn)),
+        hr.Effect(FLOOR, target=speaker, data=MappingProxyType({"turn": str(turn)})),
         hr.set_var(hr.ROUND, VAR_FLOOR_TURNS, str(turn)),
         hr.set_var(hr.ROUND, VAR_FLOOR_LAST, speaker),
         hr.set_actors(DAY_FLOOR, speaker),

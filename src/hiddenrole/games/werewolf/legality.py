@@ -42,6 +42,9 @@ from .vocab import (
 
 __all__ = ["Usable"]
 
+_GATED = frozenset({ANTIDOTE, POISON, PROTECT, SHOOT})
+"""The skills :meth:`Usable.usable` can refuse or narrow; any other skill is answered at once."""
+
 
 class Usable:
     """The ``usable`` extension point under one set of house rules (``Rules.usable``)."""
@@ -55,6 +58,8 @@ class Usable:
         self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse] = ()
     ) -> str | tuple[str, ...] | None:
         """``None``: any target; a reason: refused; a tuple: only these targets."""
+        if skill not in _GATED:  # most skills (KILL, CHECK, VOTE...): nothing to narrow
+            return None
         me = view.player(player_id)
         if me is None:
             return None

@@ -7,8 +7,8 @@ anything between calls and a snapshot or a replayed log restores a game exactly.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 import hiddenrole as hr
 
@@ -88,6 +88,10 @@ __all__ = [
 
 Resolve = Callable[[Sequence[hr.SkillUse], hr.GameView], list[hr.Effect]]
 
+# Event payloads are built as one read-only map with its keys already in sorted order (what
+# ``Effect.with_data`` would produce), instead of a chain of ``with_data`` copies that re-sorts
+# the map and copies the effect once per entry: the vote alone would build four.
+
 # Cancel reasons, kept as constants so tests and hosts can match them.
 SELF_PROTECT = "the guard may not protect himself"
 REPEAT_PROTECT = "the guard may not protect the same player two nights running"
@@ -134,15 +138,20 @@ def night_kill_target(view: hr.GameView) -> str:
     return view.var(hr.ROUND, VAR_KILL_TARGET)
 
 
-def _tally(votes: Mapping[str, str]) -> Counter[str]:
-    return Counter(t for t in votes.values() if t)
+def _tally(targets: Sequence[str]) -> dict[str, int]:
+    """Votes per named target (empty targets are no vote)."""
+    tally: dict[str, int] = {}
+    for t in targets:
+        if t:
+            tally[t] = tally.get(t, 0) + 1
+    return tally
 
 
-def _tally_text(tally: Counter[str]) -> str:
+def _tally_text(tally: Mapping[str, int]) -> str:
     return ",".join(f"{t}:{n}" for t, n in sorted(tally.items()))
 
 
-def _leaders(tally: Counter[str]) -> list[str]:
+def _leaders(tally: Mapping[str, int]) -> list[str]:
     if not tally:
         return []
     top = max(tally.values())
@@ -185,16 +194,13 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    tally = _tally({w: u.target for w, u in first_uses(uses, KILL).items()})
+    tally = _tally([u.target for u in first_uses(uses, KILL).values()])
     leaders = _leaders(tally)
+    data = MappingProxyType({"tally": _tally_text(tally)})
     if len(leaders) != 1:
-        ev = hr.Effect(KILL).with_data("tally", _tally_text(tally))
-        return [ev.cancel(WOLVES_TIED if leaders else NO_VOTES)]
+        return [hr.Effect(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
     victim = leaders[0]
-    return [
-        hr.Effect(KILL, target=victim).with_data("tally", _tally_text(tally)),
-        hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim),
-    ]
+    return [hr.Effect(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
@@ -271,8 +277,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
             out.append(hr.Effect(CHECK, sid, use.target).cancel(NO_TARGET))
             continue
         camp = target.vars.get(VAR_CAMP, "")
-        good = "false" if camp == EVIL else "true"
-        out.append(hr.Effect(CHECK, sid, target.id).with_data("camp", camp).with_data("good", good))
+        data = MappingProxyType({"camp": camp, "good": "false" if camp == EVIL else "true"})
+        out.append(hr.Effect(CHECK, sid, target.id, data))
     return out
 
 
@@ -302,10 +308,12 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if p.round_vars.get(VAR_POISONED):
             causes[p.id] = POISON
     dead = sorted(causes)
-    dawn = hr.Effect(DAWN).with_data("dead", ",".join(dead))
+    text = ",".join(dead)
     if sw.announce_death_causes:
-        dawn = dawn.with_data("causes", ",".join(f"{pid}:{causes[pid]}" for pid in dead))
-    out = [dawn]
+        data = MappingProxyType({"causes": ",".join(f"{pid}:{causes[pid]}" for pid in dead), "dead": text})
+    else:
+        data = MappingProxyType({"dead": text})
+    out = [hr.Effect(DAWN, data=data)]
     for pid in dead:
         out += death(pid, causes[pid], NIGHT_LAST_ACTION)
     return out
@@ -386,7 +394,7 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if not speaker:
         return []
     how = DONE if any(u.skill == DONE for u in uses) else CUT
-    return [hr.Effect(SPEECH_ENDED, speaker).with_data("how", how)]
+    return [hr.Effect(SPEECH_ENDED, speaker, data=MappingProxyType({"how": how}))]
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -395,25 +403,32 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     Ballots are public, as on a real table. There is no run-off vote.
     """
     ballots: dict[str, str] = {}
-    for voter, u in first_uses(uses, VOTE).items():
-        p = view.player(voter)
-        if p is not None and p.alive and not p.vars.get(VAR_NO_VOTE) and u.target:
-            ballots[voter] = u.target
-    tally = _tally(ballots)
+    seen: set[str] = set()  # each voter's first ballot only (one pass, no first_uses dict)
+    player = view.player
+    for u in uses:
+        voter = u.player_id
+        if u.skill != VOTE or voter in seen:
+            continue
+        seen.add(voter)
+        p = player(voter)
+        if u.targets and p is not None and p.alive and not p.vars.get(VAR_NO_VOTE):
+            target = u.targets[0]
+            if target:
+                ballots[voter] = target
+    ordered = sorted(ballots.items())
+    tally = _tally([t for _, t in ordered])
     leaders = _leaders(tally)
-    text = ",".join(f"{v}>{t}" for v, t in sorted(ballots.items()))
+    text = ",".join(f"{v}>{t}" for v, t in ordered)
     if len(leaders) != 1:
-        return [hr.Effect(VOTE_TIED).with_data("between", ",".join(leaders)).with_data("ballots", text)]
+        return [hr.Effect(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
-    voters = sorted(v for v, t in ballots.items() if t == out)
-    ev = (
-        hr.Effect(ELIMINATE, target=out)
-        .with_data("votes", str(tally[out]))
-        .with_data("voters", ",".join(voters))
-        .with_data("ballots", text)
-        .with_data("tally", _tally_text(tally))
-    )
-    return [ev, *death(out, VOTE, DAY_LAST_ACTION)]
+    data = {
+        "ballots": text,
+        "tally": _tally_text(tally),
+        "voters": ",".join(v for v, t in ordered if t == out),
+        "votes": str(tally[out]),
+    }
+    return [hr.Effect(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {

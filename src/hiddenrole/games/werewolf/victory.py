@@ -12,8 +12,6 @@ from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CAMP, VAR_CATEGORY
 
 __all__ = ["check_victory", "Victory"]
 
-_SIDES = (GOD, VILLAGER)
-
 
 def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] | None:
     """R14-R16: no living wolf: good wins; no living good player: evil wins; then the mode.
@@ -23,26 +21,31 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
     are no more than the living evil.
     """
     good = evil = 0
-    existed: set[str] = set()
-    living: set[str] = set()
+    # Per good category (special roles, villagers): how many were dealt, how many live.
+    gods = living_gods = villagers = living_villagers = 0
     for p in view.all_players():
-        camp = p.vars.get(VAR_CAMP)
+        cell = p.vars
+        camp = cell.get(VAR_CAMP)
         if camp == EVIL:
             evil += p.alive
         elif camp == GOOD:
-            good += p.alive
-            category = p.vars.get(VAR_CATEGORY, "")
-            if category in _SIDES:
-                existed.add(category)
-                if p.alive:
-                    living.add(category)
+            alive = p.alive
+            good += alive
+            category = cell.get(VAR_CATEGORY)
+            if category == GOD:
+                gods += 1
+                living_gods += alive
+            elif category == VILLAGER:
+                villagers += 1
+                living_villagers += alive
     if not evil:
         return (GOOD,)
     if not good:
         return (EVIL,)
     if mode == TOWN_WIPE:
         return (EVIL,) if good <= evil else None
-    return (EVIL,) if existed - living else None
+    wiped = (gods and not living_gods) or (villagers and not living_villagers)
+    return (EVIL,) if wiped else None
 
 
 class Victory:
