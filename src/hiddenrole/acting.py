@@ -111,6 +111,7 @@ class Acting(Restoring):
             use = SkillUse(player_id, skill, tgts, s.phase, s.round)
             if table.order is TurnOrder.SIMULTANEOUS:
                 self._pending.append(use)
+                self._seat_changed(player_id)
                 return use
             out: list[Effect] = []
             with AllOrNothing(self):

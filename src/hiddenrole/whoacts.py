@@ -91,26 +91,29 @@ class WhoActs(EngineBase):
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         """What ``p`` may submit now: the phase's offer, less what the rules' ``usable``
-        refuses, less the steps ``p`` already used in a simultaneous phase."""
-        skills = self._offers().get(p.id, ())
-        if not skills:
-            return skills
-        if self._b.usable is not None:
-            mine = self._mine(p.id)
-            gated = self._gated.get((p.id, mine))
-            if gated is None:
-                gated = tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
-                self._gated[(p.id, mine)] = gated
-            skills = gated
-        if skills and self._pending:
-            table = self._tables[self._state.phase]
-            if table.order is TurnOrder.SIMULTANEOUS:
-                # One submission per step: a step the seat already used is no longer offered.
-                used = {u.skill for u in self._pending if u.player_id == p.id}
-                if used:
-                    sib = table.siblings
-                    step_for = table.find_step
-                    return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
+        refuses, less the steps ``p`` already used in a simultaneous phase. Kept per seat
+        until the board or the seat's own waiting submissions change."""
+        got = self._now.get(p.id)
+        if got is not None:
+            return got
+        offers = self._answers
+        if offers is None:
+            offers = self._offers()
+        skills = offers.get(p.id, ())
+        if skills:
+            if self._b.usable is not None:
+                mine = self._mine(p.id)
+                skills = tuple(k for k in skills if not isinstance(self._gate(p.id, k, mine), str))
+            if skills and self._pending:
+                table = self._tables[self._state.phase]
+                if table.order is TurnOrder.SIMULTANEOUS:
+                    # One submission per step: a step the seat already used is no longer offered.
+                    used = {u.skill for u in self._pending if u.player_id == p.id}
+                    if used:
+                        sib = table.siblings
+                        step_for = table.find_step
+                        skills = tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
+        self._now[p.id] = skills
         return skills
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
@@ -129,20 +132,25 @@ class WhoActs(EngineBase):
                 out.append((k, tuple(sorted(gate))))
         return tuple(out)
 
-    def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
+    def _gate(
+        self, player_id: str, skill: SkillType, mine: tuple[SkillUse, ...] | None = None
+    ) -> str | frozenset[str] | None:
         """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets.
 
-        ``usable`` is pure (a function of the board and the seat's own waiting submissions), so
-        its answer is kept until the board changes, per seat, skill and own submissions.
+        ``usable`` is pure (a function of the board and the seat's own waiting submissions,
+        ``mine`` when the caller has them), so its answer is kept per seat and skill until
+        the board or the seat's own submissions change.
         """
         fn = self._b.usable
         if fn is None:
             return None
-        mine = self._mine(player_id)
-        key = (player_id, skill, mine)
-        gates = self._gates
-        if key in gates:
-            return gates[key]
+        gates = self._gates.get(player_id)
+        if gates is None:
+            gates = self._gates[player_id] = {}
+        elif skill in gates:
+            return gates[skill]
+        if mine is None:
+            mine = self._mine(player_id)
         got = self._call(fn, player_id, skill, self._view, mine)
         answer: str | frozenset[str] | None
         if got is None:
@@ -152,7 +160,7 @@ class WhoActs(EngineBase):
         else:
             targets = frozenset(ids_from(got, "usable"))
             answer = targets if targets else NO_TARGET_NOW
-        gates[key] = answer
+        gates[skill] = answer
         return answer
 
     # ------------------------------------------------------------------ the turn queue
@@ -188,6 +196,9 @@ class WhoActs(EngineBase):
         with self._lock:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
+            got = self._now.get(player_id) if type(player_id) is str else None
+            if got is not None:
+                return got
             offers = self._answers
             if offers is None:
                 offers = self._offers()
