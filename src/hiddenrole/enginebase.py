@@ -183,8 +183,14 @@ class EngineBase:
 
     def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
         """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
+        icpts = self._b.interceptors
+        apply = self._state.apply
         for e in coerce_effects(effects, who):
-            self._offer(e, 0, out)
+            if icpts or e.type == DETOUR:
+                self._offer(e, 0, out)
+            else:
+                apply(e)  # nothing to offer it to, nothing to vet: straight to the write point
+                out.append(e)
 
     def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:
         icpts = self._b.interceptors

@@ -87,6 +87,16 @@ class WhoActs(EngineBase):
                 if skills:
                     got[pid] = skills
         self._answers = got
+        # The final answer of every seat the rules cannot narrow: nothing offered, or (no
+        # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
+        now = self._now
+        final = self._b.usable is None and not self._pending
+        for pid in s.order:
+            skills = got.get(pid)
+            if skills is None:
+                now[pid] = ()
+            elif final:
+                now[pid] = skills
         return got
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
@@ -196,12 +206,17 @@ class WhoActs(EngineBase):
         with self._lock:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
-            got = self._now.get(player_id) if type(player_id) is str else None
-            if got is not None:
-                return got
+            if type(player_id) is str:
+                got = self._now.get(player_id)
+                if got is not None:
+                    return got
             offers = self._answers
             if offers is None:
                 offers = self._offers()
+                if type(player_id) is str:
+                    got = self._now.get(player_id)
+                    if got is not None:
+                        return got
             skills = offers.get(player_id) if type(player_id) is str else None
             if skills is None:
                 if type(player_id) is not str or player_id not in self._state.players:
