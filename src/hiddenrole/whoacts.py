@@ -14,7 +14,7 @@ from typing import Any
 
 from .compiled import PhaseTable
 from .config import PhaseStep
-from .effects import Effect, SkillUse, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
@@ -321,14 +321,17 @@ class WhoActs(EngineBase):
         fn = self._b.teammates
         if fn is None:
             return ()
-        got = ids_from(self._call(fn, player_id, self._view), "teammates provider")
+        raw = self._call(fn, player_id, self._view)
+        if not raw:
+            return ()  # the common answer: nobody
+        got = ids_from(raw, "teammates provider")
         players = self._state.players
         return tuple(sorted({i for i in got if i in players and i != player_id}))
 
     def _role_info(self, p: PlayerInfo) -> Any:
         fn = self._b.role_info.get(p.role)
         if fn is None:
-            return frozen_map(None)
+            return EMPTY_MAP
         return frozen_map(self._call(fn, p.id, self._view))
 
 
