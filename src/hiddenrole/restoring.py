@@ -244,7 +244,6 @@ class Restoring(Transitions):
                 if t and (t not in pool if pool is not None else t not in s.players):
                     raise InvalidSnapshot(f"pending[{i}]: unknown target {t!r}")
         self._pending = list(pending)
-        self._board_changed()  # answers kept per seat depend on its own waiting submissions
 
     def _load_board(self, snap: Snapshot) -> None:
         s = self._state
