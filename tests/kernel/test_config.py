@@ -535,7 +535,7 @@ def test_step_for_answers_as_a_scan_of_the_steps_for_every_phase_skill_and_role(
         hr.PhaseStep("seer"),
     )
     cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=steps, next_phase="B"), "B": hr.PhaseConfig(steps=steps[:2])})
-    for phase, skill, role in itertools.product(
+    for where, skill, role in itertools.product(
         ("A", "B", "C"), ("", "VOTE", "KILL", "NOTE"), ("", "wolf", "seer", hr.SYSTEM)
     ):
-        assert cfg.step_for(phase, skill, role) is _scanned_step(cfg, phase, skill, role), (phase, skill, role)
+        assert cfg.step_for(where, skill, role) is _scanned_step(cfg, where, skill, role), (where, skill, role)
