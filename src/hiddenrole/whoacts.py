@@ -89,14 +89,15 @@ class WhoActs(EngineBase):
         self._answers = got
         # The final answer of every seat the rules cannot narrow: nothing offered, or (no
         # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
-        now = self._now
-        final = self._b.usable is None and not self._pending
-        for pid in s.order:
-            skills = got.get(pid)
-            if skills is None:
-                now[pid] = ()
-            elif final:
-                now[pid] = skills
+        # (Computed right after a board change: the per-seat answers are empty, and replaced whole.)
+        none: tuple[SkillType, ...] = ()
+        now = dict.fromkeys(s.order, none)
+        if self._b.usable is None and not self._pending:
+            now.update(got)
+        else:
+            for pid in got:
+                del now[pid]
+        self._now = now
         return got
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
