@@ -44,15 +44,6 @@ class Tally:
     winners: dict[str, int] = field(default_factory=dict)
 
 
-def _step_table(rules: hr.Rules) -> dict[tuple[str, str, str], hr.PhaseStep]:
-    table: dict[tuple[str, str, str], hr.PhaseStep] = {}
-    for phase, pc in rules.config.phases.items():
-        for step in pc.steps:
-            if step.skill:
-                table[(phase, step.role, step.skill)] = step
-    return table
-
-
 def play(
     engine: hr.Engine,
     rules: hr.Rules,
@@ -64,8 +55,9 @@ def play(
     measure: bool = True,
 ) -> None:
     """Play one started game to its end under the policy, timing the extras apart."""
-    steps = _step_table(rules)
-    pools = rules.config.target_pools
+    cfg = rules.config
+    step_for = cfg.step_for
+    pools = cfg.target_pools
     ids = engine.player_ids()
     roles = {pid: engine.player_info(pid).role for pid in ids}
     phases = 0
@@ -90,7 +82,7 @@ def play(
                 if custom is not None:
                     targets = custom
                 else:
-                    step = steps.get((phase, roles[pid], skill)) or steps.get((phase, "", skill))
+                    step = step_for(phase, skill, roles[pid])
                     targets = _generic_targets(step, pid, alive, pools, rng)
             try:
                 engine.submit(pid, skill, targets)

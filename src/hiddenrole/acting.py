@@ -31,6 +31,8 @@ from .vocab import MAX_PENDING_PER_SEAT, MAX_TARGETS, TURN_DELAYED, TURN_ENDED, 
 
 __all__ = ["Acting"]
 
+_new = tuple.__new__
+
 
 class Acting(Restoring):
     """Submissions, turn ends and delays."""
@@ -108,9 +110,10 @@ class Acting(Restoring):
             if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
                 turn = s.turns[0] if s.turns else "nobody"
                 raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
-            use = SkillUse(player_id, skill, tgts, s.phase, s.round)
+            use = _new(SkillUse, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
             if table.order is TurnOrder.SIMULTANEOUS:
                 self._pending.append(use)
+                self._seat_changed(player_id)
                 return use
             out: list[Effect] = []
             with AllOrNothing(self):

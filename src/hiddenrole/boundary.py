@@ -9,13 +9,15 @@ primitives reach nobody; roles are shown only for self and teammates).
 from __future__ import annotations
 
 from .effects import Effect, Event, checked_effect, checked_event
-from .enginebase import EventHandler, MessageHandler, ids_from
-from .errors import InvalidArgument, MessageNotAllowed, PlayerDead
+from .enginebase import REENTRY, EventHandler, MessageHandler, ids_from
+from .errors import InvalidArgument, MessageNotAllowed, PlayerDead, ReentrantCall
 from .views import Message, PlayerInfo, PlayerView, SelfInfo
 from .vocab import INTERNAL_EVENTS, VAR_CAMP
 from .whoacts import WhoActs
 
 __all__ = ["Boundary"]
+
+_new = tuple.__new__
 
 
 class Boundary(WhoActs):
@@ -31,23 +33,31 @@ class Boundary(WhoActs):
     def player_view(self, player_id: str) -> PlayerView:
         """Everything ``player_id`` may see now. Roles are shown only for self and teammates."""
         with self._lock:
-            self._guard()
-            p = self._player(player_id)
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
-            mates = self._teammates(p.id)
-            infos = s.public_infos(p.id, mates)
+            p = s.players.get(player_id) if type(player_id) is str else None
+            if p is None:
+                p = self._player(player_id)  # raises unless a str subclass names a player
+            pid = p.id
+            mates = self._teammates(pid)
             allowed = self._allowed(p)
-            return PlayerView(
-                p.id,
-                s.round,
-                s.phase,
-                SelfInfo(p.id, p.role, p.alive, p.vars.get(VAR_CAMP, "")),
-                infos,
-                allowed,
-                mates,
-                self._role_info(p),
-                s.turns[0] if s.turns else "",
-                self._limits(p.id, allowed),
+            # Built as tuples directly: a NamedTuple's generated __new__ is one more Python call each.
+            me = _new(SelfInfo, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
+            return _new(
+                PlayerView,
+                (
+                    pid,
+                    s.round,
+                    s.phase,
+                    me,
+                    s.public_infos(pid, mates),
+                    allowed,
+                    mates,
+                    self._role_info(p),
+                    s.turns[0] if s.turns else "",
+                    self._limits(pid, allowed),
+                ),
             )
 
     def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:

@@ -10,11 +10,10 @@ kept the same way per Config object, so Rules values that share a Config share i
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any
 
-from .config import Config, PhaseConfig, PhaseStep
+from .config import Config, PhaseConfig, PhaseStep, by_identity
 from .errors import InvalidPhase
 from .rules import Bound, Rules
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
@@ -153,7 +152,7 @@ class CompiledRules:
         self.bound = Bound(rules)
         cfg: Config = rules.config
         self.cfg = cfg
-        shape = _cached(_SHAPES, cfg, Shape)
+        shape = by_identity(_SHAPES, cfg, Shape)
         for name in shape.tables:
             if name not in self.bound.resolvers:
                 raise InvalidPhase(f"phase {name!r} has no resolver")
@@ -165,55 +164,6 @@ class CompiledRules:
         """How errors name each phase's resolver (built once, not per call)."""
 
 
-_K = TypeVar("_K", Rules, Config)
-_V = TypeVar("_V")
-
-
-STRONG_CACHE_SIZE: Final = 256
-"""How many values the cache keeps alive itself when their key cannot be weakly referenced
-(a mypyc-compiled ``Config`` has no weakref slot): the oldest is dropped beyond that."""
-
-
-def _cached(cache: dict[int, tuple[Callable[[], Any], Any]], key_obj: _K, build: Callable[[_K], _V]) -> _V:
-    """``build(key_obj)``, kept while ``key_obj`` lives, by identity (the values are frozen,
-    and equal-but-distinct values simply compile once each). No lock: dict reads and
-    writes are atomic, and a race at worst builds the same value twice (one is kept)."""
-    key = id(key_obj)
-    hit = cache.get(key)
-    if hit is not None and hit[0]() is key_obj:
-        return cast(_V, hit[1])
-    value = build(key_obj)  # may raise: nothing is cached then
-
-    def forget(ref: weakref.ref[Any]) -> None:
-        # A weakref callback may run during any allocation, so it takes no lock; an id
-        # reused by a newer value keeps that value's entry.
-        got = cache.get(key)
-        if got is not None and got[0] is ref:
-            cache.pop(key, None)
-
-    try:
-        holder: Callable[[], Any] = weakref.ref(key_obj, forget)
-    except TypeError:  # no weakref slot (compiled build): hold it, within a bound
-        holder = _Held(key_obj)
-        held = [k for k, (h, _) in cache.items() if isinstance(h, _Held)]
-        for k in held[: max(0, len(held) + 1 - STRONG_CACHE_SIZE)]:
-            cache.pop(k, None)
-    cache[key] = (holder, value)
-    return value
-
-
-class _Held:
-    """A strong stand-in for a weak reference: calling it gives the object."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: object) -> None:
-        self.obj = obj
-
-    def __call__(self) -> object:
-        return self.obj
-
-
 _SHAPES: dict[int, tuple[Callable[[], Any], Any]] = {}
 """Config shapes by ``id`` of their live Config."""
 _CACHE: dict[int, tuple[Callable[[], Any], Any]] = {}
@@ -222,4 +172,4 @@ _CACHE: dict[int, tuple[Callable[[], Any], Any]] = {}
 
 def compiled(rules: Rules) -> CompiledRules:
     """The compiled form of ``rules``, built on first use and shared while ``rules`` lives."""
-    return _cached(_CACHE, rules, CompiledRules)
+    return by_identity(_CACHE, rules, CompiledRules)

@@ -7,9 +7,11 @@ always reports the same problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import weakref
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, Final, TypeVar, cast
 
 from .errors import InvalidArgument, InvalidConfig, InvalidPhase
 from .vocab import (
@@ -26,7 +28,7 @@ from .vocab import (
     TurnOrder,
 )
 
-__all__ = ["PhaseStep", "PhaseConfig", "Config"]
+__all__ = ["STRONG_CACHE_SIZE", "Config", "PhaseConfig", "PhaseStep", "by_identity"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,18 +191,10 @@ class Config:
     def step_for(self, phase: PhaseType, skill: SkillType, role: RoleType) -> PhaseStep | None:
         """The step of ``phase`` that offers ``skill`` to ``role``: the role's own step,
         else the every-role step; ``None`` if there is none (the one step lookup for the
-        kernel, agents, bots and the harness)."""
-        pc = self.phases.get(phase)
-        if pc is None or not skill:
-            return None
-        fallback = None
-        for st in pc.steps:
-            if st.skill == skill and st.role != SYSTEM:
-                if st.role == role:
-                    return st
-                if st.role == "":
-                    fallback = st
-        return fallback
+        kernel, agents, bots and the harness). Two dict lookups: the index is built once
+        per Config value."""
+        own, every = by_identity(_STEP_INDEXES, self, _step_index)
+        return own.get((phase, role, skill)) or every.get((phase, skill))
 
     def compound_phases(self) -> frozenset[PhaseType]:
         """Phases some other phase names as its parent."""
@@ -317,3 +311,78 @@ class Config:
     def _declares_round_actions(self) -> bool:
         acts = {a for pc in self.phases.values() for a in (*pc.on_enter, *pc.on_exit)}
         return PhaseAction.ADVANCE_ROUND in acts and PhaseAction.CLEAR_ROUND_VARS in acts
+
+
+StepIndex = tuple[
+    dict[tuple[PhaseType, RoleType, SkillType], PhaseStep],
+    dict[tuple[PhaseType, SkillType], PhaseStep],
+]
+""":meth:`Config.step_for`'s answers: (phase, role, skill) to the role's own step (the
+first in step order), and (phase, skill) to the every-role step (the last)."""
+
+
+def _step_index(cfg: Config) -> StepIndex:
+    own: dict[tuple[PhaseType, RoleType, SkillType], PhaseStep] = {}
+    every: dict[tuple[PhaseType, SkillType], PhaseStep] = {}
+    for name, pc in cfg.phases.items():
+        for st in pc.steps:
+            if not st.skill or st.role == SYSTEM:
+                continue
+            own.setdefault((name, st.role, st.skill), st)
+            if st.role == "":
+                every[(name, st.skill)] = st
+    return own, every
+
+
+_STEP_INDEXES: dict[int, tuple[Callable[[], Any], Any]] = {}
+"""Step indexes by ``id`` of their live Config."""
+
+# ---------------------------------------------------------------------- caches by identity
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+STRONG_CACHE_SIZE: Final = 256
+"""How many values a cache keeps alive itself when their key cannot be weakly referenced
+(a mypyc-compiled ``Config`` has no weakref slot): the oldest is dropped beyond that."""
+
+
+def by_identity(cache: dict[int, tuple[Callable[[], Any], Any]], key_obj: _K, build: Callable[[_K], _V]) -> _V:
+    """``build(key_obj)``, kept while ``key_obj`` lives, by identity (the values are frozen,
+    and equal-but-distinct values simply build once each). What the kernel derives from a
+    frozen Config or Rules value is kept here, never written into the value. No lock: dict
+    reads and writes are atomic, and a race at worst builds the same value twice (one is kept)."""
+    key = id(key_obj)
+    hit = cache.get(key)
+    if hit is not None and hit[0]() is key_obj:
+        return cast(_V, hit[1])
+    value = build(key_obj)  # may raise: nothing is cached then
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        # A weakref callback may run during any allocation, so it takes no lock; an id
+        # reused by a newer value keeps that value's entry.
+        got = cache.get(key)
+        if got is not None and got[0] is ref:
+            cache.pop(key, None)
+
+    try:
+        holder: Callable[[], Any] = weakref.ref(key_obj, forget)
+    except TypeError:  # no weakref slot (compiled build): hold it, within a bound
+        holder = _Held(key_obj)
+        held = [k for k, (h, _) in cache.items() if isinstance(h, _Held)]
+        for k in held[: max(0, len(held) + 1 - STRONG_CACHE_SIZE)]:
+            cache.pop(k, None)
+    cache[key] = (holder, value)
+    return value
+
+
+class _Held:
+    """A strong stand-in for a weak reference: calling it gives the object."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __call__(self) -> object:
+        return self.obj

@@ -41,12 +41,12 @@ class EngineBase:
         "_delivering",
         "_encoded",
         "_event_handlers",
-        "_gated",
         "_gates",
         "_in_ext",
         "_lock",
         "_log",
         "_message_handlers",
+        "_now",
         "_outbox",
         "_paths",
         "_pending",
@@ -87,10 +87,12 @@ class EngineBase:
         self._answers: dict[str, tuple[SkillType, ...]] | None = None
         """Per player who may act: the skills the phase offers now (steps, named actors, turn
         order; not gated, own pending not applied). ``None``: to be computed for this board."""
-        self._gated: dict[tuple[str, tuple[SkillUse, ...]], tuple[SkillType, ...]] = {}
-        """Per player: ``_answers`` less the skills the rules' ``usable`` refuses on this board."""
-        self._gates: dict[tuple[str, SkillType, tuple[SkillUse, ...]], str | frozenset[str] | None] = {}
-        """Per (player, skill): the rules' ``usable`` answer on this board."""
+        self._now: dict[str, tuple[SkillType, ...]] = {}
+        """Per player: the final ``allowed_skills`` answer (``_answers`` gated by ``usable``, less
+        the steps used) for this board and the player's own waiting submissions."""
+        self._gates: dict[str, dict[SkillType, str | frozenset[str] | None]] = {}
+        """Per player, per skill: the rules' ``usable`` answer for this board and the player's
+        own waiting submissions."""
 
     def _board_changed(self) -> None:
         """Forget every answer computed from the board. Called by each step that may change it
@@ -98,10 +100,16 @@ class EngineBase:
         that only waits in a simultaneous phase changes the pending list, not the board."""
         self._answers = None
         self._status = None
-        if self._gated:
-            self._gated.clear()
+        if self._now:
+            self._now.clear()
         if self._gates:
             self._gates.clear()
+
+    def _seat_changed(self, player_id: str) -> None:
+        """Forget what was derived from ``player_id``'s own waiting submissions (a submission
+        waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
+        self._now.pop(player_id, None)
+        self._gates.pop(player_id, None)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -175,8 +183,14 @@ class EngineBase:
 
     def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
         """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
+        icpts = self._b.interceptors
+        apply = self._state.apply
         for e in coerce_effects(effects, who):
-            self._offer(e, 0, out)
+            if icpts or e.type == DETOUR:
+                self._offer(e, 0, out)
+            else:
+                apply(e)  # nothing to offer it to, nothing to vet: straight to the write point
+                out.append(e)
 
     def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:
         icpts = self._b.interceptors

@@ -147,10 +147,15 @@ class State:
         if index is None:
             index = self._index = {pid: n for n, pid in enumerate(self.order)}
         players = self.players
-        for pid in (viewer, *revealed):
+        n = index.get(viewer)
+        if n is not None:
+            p = players[viewer]
+            out[n] = _new(PublicPlayerInfo, (viewer, p.alive, p.role))
+        for pid in revealed:
             n = index.get(pid)
             if n is not None:
-                out[n] = PublicPlayerInfo(pid, players[pid].alive, players[pid].role)
+                p = players[pid]
+                out[n] = _new(PublicPlayerInfo, (pid, p.alive, p.role))
         return tuple(out)
 
     def reset_round(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .compiled import PhaseTable
 from .config import PhaseStep
-from .effects import Effect, SkillUse, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
@@ -87,30 +87,44 @@ class WhoActs(EngineBase):
                 if skills:
                     got[pid] = skills
         self._answers = got
+        # The final answer of every seat the rules cannot narrow: nothing offered, or (no
+        # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
+        # (Computed right after a board change: the per-seat answers are empty, and replaced whole.)
+        none: tuple[SkillType, ...] = ()
+        now = dict.fromkeys(s.order, none)
+        if self._b.usable is None and not self._pending:
+            now.update(got)
+        else:
+            for pid in got:
+                del now[pid]
+        self._now = now
         return got
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         """What ``p`` may submit now: the phase's offer, less what the rules' ``usable``
-        refuses, less the steps ``p`` already used in a simultaneous phase."""
-        skills = self._offers().get(p.id, ())
-        if not skills:
-            return skills
-        if self._b.usable is not None:
-            mine = self._mine(p.id)
-            gated = self._gated.get((p.id, mine))
-            if gated is None:
-                gated = tuple(k for k in skills if not isinstance(self._gate(p.id, k), str))
-                self._gated[(p.id, mine)] = gated
-            skills = gated
-        if skills and self._pending:
-            table = self._tables[self._state.phase]
-            if table.order is TurnOrder.SIMULTANEOUS:
-                # One submission per step: a step the seat already used is no longer offered.
-                used = {u.skill for u in self._pending if u.player_id == p.id}
-                if used:
-                    sib = table.siblings
-                    step_for = table.find_step
-                    return tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
+        refuses, less the steps ``p`` already used in a simultaneous phase. Kept per seat
+        until the board or the seat's own waiting submissions change."""
+        got = self._now.get(p.id)
+        if got is not None:
+            return got
+        offers = self._answers
+        if offers is None:
+            offers = self._offers()
+        skills = offers.get(p.id, ())
+        if skills:
+            if self._b.usable is not None:
+                mine = self._mine(p.id)
+                skills = tuple(k for k in skills if not isinstance(self._gate(p.id, k, mine), str))
+            if skills and self._pending:
+                table = self._tables[self._state.phase]
+                if table.order is TurnOrder.SIMULTANEOUS:
+                    # One submission per step: a step the seat already used is no longer offered.
+                    used = {u.skill for u in self._pending if u.player_id == p.id}
+                    if used:
+                        sib = table.siblings
+                        step_for = table.find_step
+                        skills = tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
+        self._now[p.id] = skills
         return skills
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
@@ -129,20 +143,25 @@ class WhoActs(EngineBase):
                 out.append((k, tuple(sorted(gate))))
         return tuple(out)
 
-    def _gate(self, player_id: str, skill: SkillType) -> str | frozenset[str] | None:
+    def _gate(
+        self, player_id: str, skill: SkillType, mine: tuple[SkillUse, ...] | None = None
+    ) -> str | frozenset[str] | None:
         """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets.
 
-        ``usable`` is pure (a function of the board and the seat's own waiting submissions), so
-        its answer is kept until the board changes, per seat, skill and own submissions.
+        ``usable`` is pure (a function of the board and the seat's own waiting submissions,
+        ``mine`` when the caller has them), so its answer is kept per seat and skill until
+        the board or the seat's own submissions change.
         """
         fn = self._b.usable
         if fn is None:
             return None
-        mine = self._mine(player_id)
-        key = (player_id, skill, mine)
-        gates = self._gates
-        if key in gates:
-            return gates[key]
+        gates = self._gates.get(player_id)
+        if gates is None:
+            gates = self._gates[player_id] = {}
+        elif skill in gates:
+            return gates[skill]
+        if mine is None:
+            mine = self._mine(player_id)
         got = self._call(fn, player_id, skill, self._view, mine)
         answer: str | frozenset[str] | None
         if got is None:
@@ -152,7 +171,7 @@ class WhoActs(EngineBase):
         else:
             targets = frozenset(ids_from(got, "usable"))
             answer = targets if targets else NO_TARGET_NOW
-        gates[key] = answer
+        gates[skill] = answer
         return answer
 
     # ------------------------------------------------------------------ the turn queue
@@ -188,9 +207,17 @@ class WhoActs(EngineBase):
         with self._lock:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
+            if type(player_id) is str:
+                got = self._now.get(player_id)
+                if got is not None:
+                    return got
             offers = self._answers
             if offers is None:
                 offers = self._offers()
+                if type(player_id) is str:
+                    got = self._now.get(player_id)
+                    if got is not None:
+                        return got
             skills = offers.get(player_id) if type(player_id) is str else None
             if skills is None:
                 if type(player_id) is not str or player_id not in self._state.players:
@@ -295,14 +322,17 @@ class WhoActs(EngineBase):
         fn = self._b.teammates
         if fn is None:
             return ()
-        got = ids_from(self._call(fn, player_id, self._view), "teammates provider")
+        raw = self._call(fn, player_id, self._view)
+        if not raw:
+            return ()  # the common answer: nobody
+        got = ids_from(raw, "teammates provider")
         players = self._state.players
         return tuple(sorted({i for i in got if i in players and i != player_id}))
 
     def _role_info(self, p: PlayerInfo) -> Any:
         fn = self._b.role_info.get(p.role)
         if fn is None:
-            return frozen_map(None)
+            return EMPTY_MAP
         return frozen_map(self._call(fn, p.id, self._view))
 
 

@@ -508,3 +508,34 @@ def test_step_for_prefers_the_role_step_then_the_every_role_step() -> None:
     assert cfg.step_for("A", "NOTE", hr.SYSTEM) is None  # nobody carries a SYSTEM step
     assert cfg.step_for("A", "", "wolf") is None
     assert cfg.step_for("NOWHERE", "VOTE", "wolf") is None
+
+
+def _scanned_step(cfg: hr.Config, phase: str, skill: str, role: str) -> hr.PhaseStep | None:
+    """The definition step_for's index must answer like: the role's first step, else the
+    last every-role step, never a SYSTEM step nor a watch-only one."""
+    pc = cfg.phases.get(phase)
+    found = None
+    for st in pc.steps if pc is not None and skill else ():
+        if st.skill == skill and st.role != hr.SYSTEM:
+            if st.role == role:
+                return st
+            if st.role == "":
+                found = st
+    return found
+
+
+def test_step_for_answers_as_a_scan_of_the_steps_for_every_phase_skill_and_role() -> None:
+    steps = (
+        hr.PhaseStep("", "VOTE"),
+        hr.PhaseStep("wolf", "KILL"),
+        hr.PhaseStep("wolf", "KILL", required=True),  # a second step of one role: the first wins
+        hr.PhaseStep("", "VOTE", required=True),  # a second every-role step: the last wins
+        hr.PhaseStep("wolf", "VOTE"),
+        hr.PhaseStep(hr.SYSTEM, "NOTE"),
+        hr.PhaseStep("seer"),
+    )
+    cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=steps, next_phase="B"), "B": hr.PhaseConfig(steps=steps[:2])})
+    for where, skill, role in itertools.product(
+        ("A", "B", "C"), ("", "VOTE", "KILL", "NOTE"), ("", "wolf", "seer", hr.SYSTEM)
+    ):
+        assert cfg.step_for(where, skill, role) is _scanned_step(cfg, where, skill, role), (where, skill, role)
