@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +51,7 @@ def check_leaks(spec: Spec, leaks: LeakCheck, seed: int, game: Game, report: Rep
     for viewer in _viewers(leaks, game, rng):
         side = frozenset((viewer, *probe.teammates(viewer)))
         role = game.role_of(viewer)
-        twin = _find_twin(spec, leaks, game, side, rng, seed, viewer)
+        twin = _find_twin(spec, leaks, game, probe, side, rng, seed, viewer)
         if twin is None:
             report.leak_skipped[role] += 1
             continue
@@ -126,23 +126,42 @@ def _redactor(leaks: LeakCheck) -> Callable[[Observation], Observation | None]:
     return redact
 
 
-def _side_views(
-    engine: hr.Engine, side: frozenset[str], redact: Callable[[Observation], Observation | None]
-) -> list[Any]:
-    out = []
-    for pid in sorted(side):
-        v = engine.player_view(pid)
-        o = redact(Observation(0, pid, "view", v.phase, plain(v)))
-        out.append(None if o is None else o.full_key())
-    return out
+def _side_views(engine: hr.Engine, side: frozenset[str]) -> list[hr.PlayerView]:
+    return [engine.player_view(pid) for pid in sorted(side)]
+
+
+def _same_start(
+    a: list[hr.PlayerView], b: list[hr.PlayerView], redact: Callable[[Observation], Observation | None]
+) -> bool:
+    """Whether the side's start views match: equal as they are, or once plain and redacted."""
+    if a == b:
+        return True
+
+    def keys(views: list[hr.PlayerView]) -> list[Any]:
+        out = []
+        for v in views:
+            o = redact(Observation(0, v.player_id, "view", v.phase, plain(v)))
+            out.append(None if o is None else o.full_key())
+        return out
+
+    return keys(a) == keys(b)
 
 
 def _find_twin(
-    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], rng: random.Random, seed: int, viewer: str
+    spec: Spec,
+    leaks: LeakCheck,
+    game: Game,
+    started: hr.Engine,
+    side: frozenset[str],
+    rng: random.Random,
+    seed: int,
+    viewer: str,
 ) -> Game | None:
-    """The first candidate twin in which the side holds the same roles and sees the same start."""
+    """The first candidate twin in which the side holds the same roles and sees the same start.
+
+    ``started`` is ``game`` just started (nothing played on it)."""
     redact = _redactor(leaks)
-    base = _side_views(_start(game), side, redact)
+    base = _side_views(started, side)
     try:
         candidates = iter(leaks.twin(game, side, rng))
     except Exception as exc:
@@ -157,10 +176,10 @@ def _find_twin(
         if twin == game or any(twin.role_of(pid) != game.role_of(pid) for pid in side):
             continue
         try:
-            views = _side_views(_start(twin), side, redact)
+            views = _side_views(_start(twin), side)
         except hr.GameError:
             continue  # e.g. BoardAlreadyDecided: not a playable deal
-        if views == base:
+        if _same_start(views, base, redact):
             return twin
     return None
 
@@ -194,16 +213,23 @@ class _Observer:
         return len(self.keys)
 
     def add(self, step: int, seat: str, kind: str, phase: hr.PhaseType, value: Any) -> None:
-        if not self.eager:
-            self.raw.append((step, seat, kind, phase, value))
-            self.keys.append((seat, kind, phase, value))
-            self._items.append(None)
-            return
-        o = self.redact(Observation(step, seat, kind, phase, plain(value)))
-        if o is None:
-            return
-        self.keys.append(o.full_key())
-        self._items.append(o)
+        self.add_for(step, (seat,), kind, phase, value)
+
+    def add_for(self, step: int, seats: Iterable[str], kind: str, phase: hr.PhaseType, value: Any) -> None:
+        """One item per seat in ``seats`` (in order), all seeing ``value``."""
+        flat = None
+        for seat in seats:
+            if not self.eager:
+                self.raw.append((step, seat, kind, phase, value))
+                self.keys.append((seat, kind, phase, value))
+                self._items.append(None)
+                continue
+            if flat is None:
+                flat = plain(value)
+            o = self.redact(Observation(step, seat, kind, phase, flat))
+            if o is not None:
+                self.keys.append(o.full_key())
+                self._items.append(o)
 
     def item(self, j: int) -> Observation:
         """The ``j``-th observation, plain and redacted (made on demand in lazy mode)."""
@@ -230,16 +256,13 @@ class _Observer:
             if ev.type == hr.GAME_ENDED:
                 continue
             audience = engine.audience_of(ev)
-            for pid in self.side:
-                if audience is None or pid in audience:
-                    self.add(step, pid, "event", phase, ev)
+            seats = self.side if audience is None else [pid for pid in self.side if pid in audience]
+            self.add_for(step, seats, "event", phase, ev)
         self.events.clear()
 
     def flush_messages(self, step: int) -> None:
         for msg, receivers in self.messages:
-            for pid in self.side:
-                if pid in receivers:
-                    self.add(step, pid, "message", msg.phase, msg)
+            self.add_for(step, [pid for pid in self.side if pid in receivers], "message", msg.phase, msg)
         self.messages.clear()
 
 
