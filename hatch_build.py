@@ -22,6 +22,12 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 ENV_VAR = "HIDDENROLE_COMPILE"
 """Set to ``1`` to compile; anything else (or unset) builds the pure-Python wheel."""
 
+OPT_ENV_VAR = "HIDDENROLE_COMPILE_OPT"
+"""The C compiler's optimisation level for the compiled build, ``0`` to ``3``; unset: :data:`DEFAULT_OPT`."""
+DEFAULT_OPT = "3"
+"""What users get: the fastest code. CI's compiled pass builds at ``0`` (see scripts/check_compiled.py)."""
+OPT_LEVELS = ("0", "1", "2", "3")
+
 MYPYC_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 """What the compiled build needs in the build environment (pinned: the build is reproducible)."""
 
@@ -37,12 +43,20 @@ SETUP = """\
 from mypyc.build import mypycify
 from setuptools import setup
 
-setup(name="hiddenrole-kernel", ext_modules=mypycify({paths!r}, group_name="hiddenrole", opt_level="3"))
+setup(name="hiddenrole-kernel", ext_modules=mypycify({paths!r}, group_name="hiddenrole", opt_level={opt!r}))
 """
 
 
 def enabled() -> bool:
     return os.environ.get(ENV_VAR, "") == "1"
+
+
+def opt_level() -> str:
+    """:data:`OPT_ENV_VAR`, checked: a typo must not silently build something else."""
+    level = os.environ.get(OPT_ENV_VAR, DEFAULT_OPT)
+    if level not in OPT_LEVELS:
+        raise ValueError(f"{OPT_ENV_VAR} must be one of {', '.join(OPT_LEVELS)}, not {level!r}")
+    return level
 
 
 def kernel_modules(package: Path) -> list[str]:
@@ -56,7 +70,7 @@ def compile_kernel(package: Path, out: Path) -> list[Path]:
     work = out / "src"
     shutil.copytree(package, work / "hiddenrole", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     paths = [f"hiddenrole/{m}.py" for m in kernel_modules(package)]
-    (work / "setup.py").write_text(SETUP.format(paths=paths))
+    (work / "setup.py").write_text(SETUP.format(paths=paths, opt=opt_level()))
     subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=work, check=True)
     return sorted(work.glob("*__mypyc*.so")) + sorted((work / "hiddenrole").glob("*.so"))
 

@@ -44,3 +44,22 @@ def test_only_the_variable_set_to_1_compiles(
 
 def test_the_compiler_is_pinned() -> None:
     assert any(r.startswith("mypy==") for r in hatch_build.MYPYC_REQUIREMENTS)
+
+
+@pytest.mark.parametrize(("value", "level"), [(None, "3"), ("0", "0"), ("3", "3")])
+def test_the_optimisation_level_defaults_to_the_fastest(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, level: str
+) -> None:
+    if value is None:
+        monkeypatch.delenv(hatch_build.OPT_ENV_VAR, raising=False)
+    else:
+        monkeypatch.setenv(hatch_build.OPT_ENV_VAR, value)
+    assert hatch_build.opt_level() == level
+    assert f"opt_level={level!r}" in hatch_build.SETUP.format(paths=[], opt=hatch_build.opt_level())
+
+
+@pytest.mark.parametrize("value", ["", "O2", "4", " 3"])
+def test_a_mistyped_optimisation_level_is_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv(hatch_build.OPT_ENV_VAR, value)
+    with pytest.raises(ValueError, match=hatch_build.OPT_ENV_VAR):
+        hatch_build.opt_level()

@@ -18,6 +18,8 @@ from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
 BIDDING = {"bid-for-floor": True}
+LLM_DECISIONS = 60
+"""Decisions the LLM test plays (the first days' bidding rounds), not a whole game."""
 
 
 class Bidder:
@@ -92,7 +94,12 @@ def test_an_llm_bids_through_the_action_schema_and_an_invalid_bid_falls_back() -
         return json.dumps({"skill": None})
 
     agents = {s: LLMAgent(model, retries=1) for s in table.seats}
-    record = SeatRunner(table, agents).run()
-    bids = [d for d in record.decisions if d.action.skill == ww.BID]
+    runner = SeatRunner(table, agents)
+    # Every other move is a pass, so nobody dies and the game would run to the runner's
+    # MAX_DECISIONS: the first days' bidding shows everything this test is about.
+    while len(runner.record.decisions) < LLM_DECISIONS and runner.step():
+        pass
+    runner.close()
+    bids = [d for d in runner.record.decisions if d.action.skill == ww.BID]
     assert bids and all(d.action.targets[0] in ww.BID_LEVELS for d in bids)
     assert any("fallback" not in d.action.reasoning and d.action.targets == ("2",) for d in bids)

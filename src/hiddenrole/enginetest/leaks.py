@@ -4,10 +4,11 @@ For a viewer seat P, its *side* is P plus the teammates the rules show P. Deal A
 game as set up; deal B (the *twin*) gives the side the same roles and P's side the same
 initial views, and differs elsewhere (by default: the roles of the other seats are
 permuted). Both deals are then played the same way: every seat outside the side
-abstains, and each side seat picks its actions with a generator seeded by the seed,
-the viewer and a digest of everything the side has observed so far. While the two
-deals look the same to the side, the side therefore acts the same in both, and the
-first observation that differs is a leak.
+abstains, and each side seat picks its actions from its view with a generator seeded by
+the seed, the viewer, the seat and the number of observations the side has had so far.
+While the two deals look the same to the side, the side therefore acts the same in both,
+and the first observation that differs is a leak (everything after it is never looked
+at, so the side's choices need not depend on more than that).
 
 Observations are: each side seat's player view at every step, every event whose
 audience includes a side seat (an unknown audience counts as everyone, as a host that
@@ -22,10 +23,9 @@ other.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +51,7 @@ def check_leaks(spec: Spec, leaks: LeakCheck, seed: int, game: Game, report: Rep
     for viewer in _viewers(leaks, game, rng):
         side = frozenset((viewer, *probe.teammates(viewer)))
         role = game.role_of(viewer)
-        twin = _find_twin(spec, leaks, game, side, rng, seed, viewer)
+        twin = _find_twin(spec, leaks, game, probe, side, rng, seed, viewer)
         if twin is None:
             report.leak_skipped[role] += 1
             continue
@@ -126,23 +126,42 @@ def _redactor(leaks: LeakCheck) -> Callable[[Observation], Observation | None]:
     return redact
 
 
-def _side_views(
-    engine: hr.Engine, side: frozenset[str], redact: Callable[[Observation], Observation | None]
-) -> list[Any]:
-    out = []
-    for pid in sorted(side):
-        v = engine.player_view(pid)
-        o = redact(Observation(0, pid, "view", v.phase, plain(v)))
-        out.append(None if o is None else o.full_key())
-    return out
+def _side_views(engine: hr.Engine, side: frozenset[str]) -> list[hr.PlayerView]:
+    return [engine.player_view(pid) for pid in sorted(side)]
+
+
+def _same_start(
+    a: list[hr.PlayerView], b: list[hr.PlayerView], redact: Callable[[Observation], Observation | None]
+) -> bool:
+    """Whether the side's start views match: equal as they are, or once plain and redacted."""
+    if a == b:
+        return True
+
+    def keys(views: list[hr.PlayerView]) -> list[Any]:
+        out = []
+        for v in views:
+            o = redact(Observation(0, v.player_id, "view", v.phase, plain(v)))
+            out.append(None if o is None else o.full_key())
+        return out
+
+    return keys(a) == keys(b)
 
 
 def _find_twin(
-    spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], rng: random.Random, seed: int, viewer: str
+    spec: Spec,
+    leaks: LeakCheck,
+    game: Game,
+    started: hr.Engine,
+    side: frozenset[str],
+    rng: random.Random,
+    seed: int,
+    viewer: str,
 ) -> Game | None:
-    """The first candidate twin in which the side holds the same roles and sees the same start."""
+    """The first candidate twin in which the side holds the same roles and sees the same start.
+
+    ``started`` is ``game`` just started (nothing played on it)."""
     redact = _redactor(leaks)
-    base = _side_views(_start(game), side, redact)
+    base = _side_views(started, side)
     try:
         candidates = iter(leaks.twin(game, side, rng))
     except Exception as exc:
@@ -157,36 +176,73 @@ def _find_twin(
         if twin == game or any(twin.role_of(pid) != game.role_of(pid) for pid in side):
             continue
         try:
-            views = _side_views(_start(twin), side, redact)
+            views = _side_views(_start(twin), side)
         except hr.GameError:
             continue  # e.g. BoardAlreadyDecided: not a playable deal
-        if views == base:
+        if _same_start(views, base, redact):
             return twin
     return None
 
 
 class _Observer:
-    """Collects one deal's observations for the side, in order, and digests them."""
+    """Collects one deal's observations for the side, in order, as the engine handed them out.
+
+    Values are kept as the engine's own immutable structures (NamedTuples, read-only
+    mappings): two deals are compared item by item with ``==`` first, and only an item
+    that differs is made plain and redacted (:meth:`item`) to tell a leak from a public
+    difference. Redacting is a function of the item's kind, phase and value, so equal
+    raw items redact equally. A custom :attr:`Public.redact` may drop items or look at
+    anything, so with one every item is made plain and redacted as it arrives.
+    """
 
     def __init__(self, leaks: LeakCheck, side: frozenset[str]) -> None:
         self.side = sorted(side)
         self.redact = _redactor(leaks)
-        self.items: list[Observation] = []
-        self.keys: list[str] = []
-        """``repr(item.full_key())`` of each item, made once: digested, then compared."""
-        self.digest = hashlib.sha256()
+        self.eager = any(p.redact is not None for p in leaks.public)
+        self.raw: list[tuple[int, str, str, hr.PhaseType, Any]] = []
+        """``(step, seat, kind, phase, value)`` of each item (lazy mode)."""
+        self.keys: list[Any] = []
+        """What two deals compare first: the raw ``(seat, kind, phase, value)``, or (eager mode)
+        the redacted item's :meth:`Observation.full_key`."""
+        self._items: list[Observation | None] = []
         self.events: list[tuple[hr.Event, hr.PhaseType]] = []
         self.messages: list[tuple[hr.Message, tuple[str, ...]]] = []
         self.phase: hr.PhaseType = hr.START
 
+    def __len__(self) -> int:
+        return len(self.keys)
+
     def add(self, step: int, seat: str, kind: str, phase: hr.PhaseType, value: Any) -> None:
-        o = self.redact(Observation(step, seat, kind, phase, value))
+        self.add_for(step, (seat,), kind, phase, value)
+
+    def add_for(self, step: int, seats: Iterable[str], kind: str, phase: hr.PhaseType, value: Any) -> None:
+        """One item per seat in ``seats`` (in order), all seeing ``value``."""
+        flat = None
+        for seat in seats:
+            if not self.eager:
+                self.raw.append((step, seat, kind, phase, value))
+                self.keys.append((seat, kind, phase, value))
+                self._items.append(None)
+                continue
+            if flat is None:
+                flat = plain(value)
+            o = self.redact(Observation(step, seat, kind, phase, flat))
+            if o is not None:
+                self.keys.append(o.full_key())
+                self._items.append(o)
+
+    def item(self, j: int) -> Observation:
+        """The ``j``-th observation, plain and redacted (made on demand in lazy mode)."""
+        o = self._items[j]
         if o is None:
-            return
-        key = repr(o.full_key())
-        self.items.append(o)
-        self.keys.append(key)
-        self.digest.update(key.encode())
+            step, seat, kind, phase, value = self.raw[j]
+            o = self.redact(Observation(step, seat, kind, phase, plain(value)))
+            assert o is not None, "only a custom Public.redact drops items, and then items are eager"
+            self._items[j] = o
+        return o
+
+    def items(self) -> list[Observation]:
+        return [self.item(j) for j in range(len(self.keys))]
 
     def on_event(self, event: hr.Event) -> None:
         self.events.append((event, self.phase))
@@ -200,22 +256,13 @@ class _Observer:
             if ev.type == hr.GAME_ENDED:
                 continue
             audience = engine.audience_of(ev)
-            value = None
-            for pid in self.side:
-                if audience is None or pid in audience:
-                    if value is None:
-                        value = plain(ev)
-                    self.add(step, pid, "event", phase, value)
+            seats = self.side if audience is None else [pid for pid in self.side if pid in audience]
+            self.add_for(step, seats, "event", phase, ev)
         self.events.clear()
 
     def flush_messages(self, step: int) -> None:
         for msg, receivers in self.messages:
-            value = None
-            for pid in self.side:
-                if pid in receivers:
-                    if value is None:
-                        value = plain(msg)
-                    self.add(step, pid, "message", msg.phase, value)
+            self.add_for(step, [pid for pid in self.side if pid in receivers], "message", msg.phase, msg)
         self.messages.clear()
 
 
@@ -233,10 +280,6 @@ class _Deal:
         self.done = False
         self.engine = game.engine_type(game.rules)
         self._guarded(self._start)
-
-    @property
-    def items(self) -> list[Observation]:
-        return self.obs.items
 
     def _guarded(self, fn: Callable[[], None]) -> None:
         try:
@@ -276,7 +319,7 @@ class _Deal:
         obs.phase = status.phase
         views = {pid: engine.player_view(pid) for pid in obs.side}
         for pid in obs.side:
-            obs.add(step, pid, "view", status.phase, plain(views[pid]))
+            obs.add(step, pid, "view", status.phase, views[pid])
         if self.leaks.chat is not None:
             _chat(engine, self.leaks, obs, game, status, step)
         if engine.readiness().turn:
@@ -296,7 +339,7 @@ def observe(
     deal = _Deal(spec, leaks, game, side, seed, viewer)
     while not deal.done:
         deal.advance()
-    return deal.items
+    return deal.obs.items()
 
 
 def _compare_as_played(a: _Deal, b: _Deal) -> _Problem | None:
@@ -311,17 +354,20 @@ def _compare_as_played(a: _Deal, b: _Deal) -> _Problem | None:
     the two finished streams would give).
     """
     i = 0
+    ka, kb = a.obs.keys, b.obs.keys
     while True:
-        n = min(len(a.items), len(b.items))
+        n = min(len(ka), len(kb))
         for j in range(i, n):
-            if a.obs.keys[j] == b.obs.keys[j]:
+            if ka[j] == kb[j]:
                 continue
-            x, y = a.items[j], b.items[j]
+            x, y = a.obs.item(j), b.obs.item(j)
+            if x.full_key() == y.full_key():
+                continue  # equal once plain (e.g. the same mapping in another order)
             if x.public_only or y.public_only or x.key() == y.key():
                 return None
             return (j, x, y)
         i = n
-        if (a.done and len(b.items) >= len(a.items)) or (b.done and len(a.items) >= len(b.items)):
+        if (a.done and len(kb) >= len(ka)) or (b.done and len(ka) >= len(kb)):
             return None
         a.advance()
         b.advance()
@@ -334,14 +380,30 @@ def _chat(engine: hr.Engine, leaks: LeakCheck, obs: _Observer, game: Game, statu
         line = chat(pid, status.phase, status.round)
         if line is None:
             continue
+        if pid not in obs.side:
+            _overhear(engine, obs, pid, hr.Message(pid, line, status.phase, status.round))
+            continue
         try:
             engine.send_message(pid, line)
             result = "ok"
         except hr.GameError as exc:
             result = exc.code
-        if pid in obs.side:
-            obs.add(step, pid, "speak", status.phase, result)
+        obs.add(step, pid, "speak", status.phase, result)
     obs.flush_messages(step)
+
+
+def _overhear(engine: hr.Engine, obs: _Observer, sender: str, message: hr.Message) -> None:
+    """A line from outside the side: only whether it reaches a side seat is observed.
+
+    ``message_receivers`` answers what ``send_message`` would deliver to (the same rule,
+    without building and raising the refusal a silenced seat's line costs).
+    """
+    try:
+        receivers = engine.message_receivers(sender)
+    except hr.GameError:
+        return
+    if any(pid in receivers for pid in obs.side):
+        obs.on_message(message, receivers)
 
 
 def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, seed: int, viewer: str, step: int) -> None:
@@ -364,7 +426,7 @@ def _side_act(
     """One side seat acts, choosing only from what the side has observed."""
     if not view.allowed_skills:
         return
-    rng = random.Random(f"{seed}/{viewer}/{obs.digest.hexdigest()}/{view.player_id}")
+    rng = random.Random(f"{seed}/{viewer}/{len(obs)}/{view.player_id}")
     skill = rng.choice(view.allowed_skills)
     pstep = find_step(game.rules.config, view.phase, view.self.role, skill)
     if pstep is None:
