@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
-from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf
+from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf, observe
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import wolfking
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
@@ -40,10 +41,10 @@ def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, li
     raise AssertionError("the game ended before the decision")
 
 
-def _late(role: str) -> tuple[Observation, list[Action]]:
+def _late(role: str, options: Mapping[str, object] | None = None) -> tuple[Observation, list[Action]]:
     """A 12-seat game's first seed where the seat holding ``role`` decides at round 4 or later."""
     for seed in range(20):
-        table = Table.open(get("werewolf"), 12, seed=seed, table_id="real")
+        table = Table.open(get("werewolf"), 12, options, seed=seed, table_id="real")
         viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
         agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
         runner = SeatRunner(table, agents, talk=False)
@@ -57,6 +58,20 @@ def _late(role: str) -> tuple[Observation, list[Action]]:
             if seat == viewer and not error:
                 answers.append(action)
     raise AssertionError("no such game in the seeds tried")
+
+
+def _check_with(options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int) -> list[Table]:
+    """``n`` samples on a table with ``options``, each replayed from its log alone: the seat sees
+    exactly ``obs`` (as ``_check``; a pack's deal is rare, hence the larger deal budget)."""
+    rng = random.Random(0)
+    out = []
+    for _ in range(n):
+        log = SAMPLER(obs, answers, rng, options=options, seats=[p.seat for p in obs.players], max_tries=100_000)
+        assert log is not None, "the exact sampler found no world"
+        again = Table.replay(get(obs.game), log)
+        assert observe(again.view(obs.seat), again.rules.config) == obs
+        out.append(again)
+    return out
 
 
 @pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.SEER, ww.WITCH])
@@ -163,3 +178,23 @@ def test_planted_a_sampler_ignoring_the_dawns_dead_is_caught(monkeypatch: pytest
 
     monkeypatch.setattr(exact_werewolf, "read_rounds", blind)
     _caught(obs, answers, verdicts)
+
+
+WOLF_KING = {"wolf-king": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, wolfking.WOLF_KING])
+def test_wolf_king_late_samples_replay_exactly(role: str) -> None:
+    """The wolf king votes with the pack and may shoot when it dies: samples still fit exactly."""
+    obs, answers = _late(role, WOLF_KING)
+    assert obs.round >= 4
+    _check_with(WOLF_KING, obs, answers, 3)
+
+
+def test_planted_a_sampler_leaving_the_wolf_king_out_of_the_pack_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wolf sees the pack's tally; a sampler whose wolf king never votes cannot make it."""
+    obs, answers = _late(ww.WEREWOLF, WOLF_KING)
+    _check_with(WOLF_KING, obs, answers, 1)  # green without the plant
+    monkeypatch.setattr(exact_werewolf, "_PACK", (ww.WEREWOLF,))
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(WOLF_KING, obs, answers, 1)

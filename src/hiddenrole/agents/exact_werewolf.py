@@ -45,6 +45,7 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import wolfking
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
@@ -59,9 +60,13 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "wolf-king", "witch-can-use-both-potions")
+UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "witch-can-use-both-potions")
 """Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
 not build: with any on, it declines and the generic sampler takes over."""
+_PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
+"""Roles that vote in the night kill (the wolf king is a werewolf with a gun)."""
+_GUNS: Final = (ww.HUNTER, wolfking.WOLF_KING)
+"""Roles that may shoot when they die (neither after poison)."""
 _DAY_RESULTS: Final = (ww.ELIMINATE, ww.VOTE_TIED)
 _LAST_ACTIONS: Final = (ww.SHOOT, ww.SKIP)
 _NIGHT_PHASES: Final = (ww.NIGHT_GUARD, ww.NIGHT_WOLF, ww.NIGHT_WITCH, ww.NIGHT_SEER, ww.NIGHT_RESOLVE)
@@ -139,7 +144,7 @@ def _fits(roles: Mapping[str, str], obs: Observation, rounds: Sequence[Round], c
     for r in rounds:
         if any(camps.get(roles.get(t, ""), "") != camp for t, camp in r.checks.items()):
             return False
-        if any(roles.get(s) != ww.HUNTER for s in r.shots):
+        if any(roles.get(s) not in _GUNS for s in r.shots):
             return False
         if not _night_possible(roles, r, gone):
             return False
@@ -267,7 +272,7 @@ class _Search:
         own = _Own()
         if me is None or not me.alive:
             return own
-        if me.role == ww.WEREWOLF and used < len(self.answers):
+        if me.role in _PACK and used < len(self.answers):
             a = self.answers[used]
             own.vote = a.targets[0] if a.skill == ww.KILL and a.targets else ""
         if info.saved:
@@ -297,7 +302,7 @@ class _Night:
         self.table, self.info, self.rng = table, info, rng
         god = table.inspect()
         alive = [p.id for p in god.alive_players()]
-        wolves = [p.id for p in god.alive_players() if p.role == ww.WEREWOLF]
+        wolves = [p.id for p in god.alive_players() if p.role in _PACK]
         opts = table.options
         self.save_dies = bool(opts.get("guard-and-save-dies"))
         self.guard_empties = bool(opts.get("guarded-kill-is-empty"))
@@ -367,7 +372,7 @@ class _Night:
             options.append(Action(ww.ANTIDOTE, (victim,)))
         if ww.POISON in skills:
             for t in skills[ww.POISON].candidates:
-                if dies(False) | {t} == want:
+                if t not in self.info.shots and dies(False) | {t} == want:  # the poisoned do not shoot
                     options.append(Action(ww.POISON, (t,)))
         return self.rng.choice(options) if options else Action()
 
