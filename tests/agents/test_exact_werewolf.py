@@ -13,7 +13,7 @@ import pytest
 
 from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf, observe
 from hiddenrole.games import werewolf as ww
-from hiddenrole.games.werewolf import wolfking
+from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
@@ -41,9 +41,12 @@ def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, li
     raise AssertionError("the game ended before the decision")
 
 
-def _late(role: str, options: Mapping[str, object] | None = None) -> tuple[Observation, list[Action]]:
-    """A 12-seat game's first seed where the seat holding ``role`` decides at round 4 or later."""
-    for seed in range(20):
+def _late(
+    role: str, options: Mapping[str, object] | None = None, after: str = "", first: int = 0
+) -> tuple[Observation, list[Action]]:
+    """A 12-seat game's first seed from ``first`` where the seat holding ``role`` decides at round 4
+    or later (having seen an ``after`` event, when given)."""
+    for seed in range(first, first + 20):
         table = Table.open(get("werewolf"), 12, options, seed=seed, table_id="real")
         viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
         agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
@@ -51,7 +54,7 @@ def _late(role: str, options: Mapping[str, object] | None = None) -> tuple[Obser
         answers: list[Action] = []
         while (got := runner.next_decision()) is not None:
             seat, obs = got
-            if seat == viewer and obs.round >= 4:
+            if seat == viewer and obs.round >= 4 and (not after or any(e.type == after for e in obs.events)):
                 return obs, answers
             action = agents[seat].act(obs)
             _, error = runner.apply(seat, obs, action)
@@ -60,13 +63,15 @@ def _late(role: str, options: Mapping[str, object] | None = None) -> tuple[Obser
     raise AssertionError("no such game in the seeds tried")
 
 
-def _check_with(options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int) -> list[Table]:
+def _check_with(
+    options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int, tries: int = 100_000
+) -> list[Table]:
     """``n`` samples on a table with ``options``, each replayed from its log alone: the seat sees
     exactly ``obs`` (as ``_check``; a pack's deal is rare, hence the larger deal budget)."""
     rng = random.Random(0)
     out = []
     for _ in range(n):
-        log = SAMPLER(obs, answers, rng, options=options, seats=[p.seat for p in obs.players], max_tries=100_000)
+        log = SAMPLER(obs, answers, rng, options=options, seats=[p.seat for p in obs.players], max_tries=tries)
         assert log is not None, "the exact sampler found no world"
         again = Table.replay(get(obs.game), log)
         assert observe(again.view(obs.seat), again.rules.config) == obs
@@ -198,3 +203,24 @@ def test_planted_a_sampler_leaving_the_wolf_king_out_of_the_pack_is_caught(monke
     monkeypatch.setattr(exact_werewolf, "_PACK", (ww.WEREWOLF,))
     with pytest.raises(AssertionError, match="found no world"):
         _check_with(WOLF_KING, obs, answers, 1)
+
+
+IDIOT = {"idiot": True}
+
+
+@pytest.mark.parametrize(("role", "first"), [(ww.VILLAGER, 5), (ww.WEREWOLF, 0), (idiot.IDIOT, 0)])
+def test_idiot_late_samples_replay_exactly(role: str, first: int) -> None:
+    """After the vote turned the idiot's card over (the idiot lives on, never votes again; for the
+    idiot's own seat, exiled a second time at round 7), samples still fit exactly."""
+    obs, answers = _late(role, IDIOT, after=idiot.IDIOT_REVEALED, first=first)
+    _check_with(IDIOT, obs, answers, 3)
+
+
+def test_planted_a_sampler_taking_the_revealed_idiot_for_dead_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sampler that reads the turned card as the start of a new round (the exile as a death)
+    cannot replay the day."""
+    obs, answers = _late(idiot.IDIOT, IDIOT, after=idiot.IDIOT_REVEALED)
+    _check_with(IDIOT, obs, answers, 1, tries=15)  # green without the plant
+    monkeypatch.setattr(exact_werewolf, "_DAY_TAIL", exact_werewolf._LAST_ACTIONS)
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(IDIOT, obs, answers, 1, tries=15)

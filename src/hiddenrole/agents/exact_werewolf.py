@@ -45,7 +45,7 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
-from hiddenrole.games.werewolf import wolfking
+from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
@@ -60,7 +60,7 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "witch-can-use-both-potions")
+UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "witch-can-use-both-potions")
 """Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
 not build: with any on, it declines and the generic sampler takes over."""
 _PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
@@ -69,6 +69,8 @@ _GUNS: Final = (ww.HUNTER, wolfking.WOLF_KING)
 """Roles that may shoot when they die (neither after poison)."""
 _DAY_RESULTS: Final = (ww.ELIMINATE, ww.VOTE_TIED)
 _LAST_ACTIONS: Final = (ww.SHOOT, ww.SKIP)
+_DAY_TAIL: Final = (*_LAST_ACTIONS, idiot.IDIOT_REVEALED)
+"""Events after the day's vote that still belong to its round (a shot, the idiot's card turned)."""
 _NIGHT_PHASES: Final = (ww.NIGHT_GUARD, ww.NIGHT_WOLF, ww.NIGHT_WITCH, ww.NIGHT_SEER, ww.NIGHT_RESOLVE)
 
 
@@ -87,7 +89,9 @@ class Round:
     ballots: dict[str, str] | None = None
     """The day's ballots (voter -> target) once the vote was counted."""
     eliminated: str = ""
-    """Who the day's vote eliminated."""
+    """Who the day's vote eliminated (or, for the idiot, turned over: see ``revealed``)."""
+    revealed: str = ""
+    """The idiot whose card the day's vote turned over: still alive (switch ``idiot``)."""
     checks: dict[str, str] = field(default_factory=dict)
     """The seat's own seer checks: target -> camp found."""
     saved: str = ""
@@ -109,7 +113,7 @@ def read_rounds(obs: Observation) -> list[Round]:
     rounds = [Round()]
     for i, e in enumerate(obs.events):
         cur = rounds[-1]
-        if cur.ballots is not None and e.type not in _LAST_ACTIONS:
+        if cur.ballots is not None and e.type not in _DAY_TAIL:
             cur.end = i  # the day and its last actions are over: a new night began
             rounds.append(Round())
             cur = rounds[-1]
@@ -130,6 +134,8 @@ def _read(cur: Round, e: SeenEvent, seat: str) -> None:
     elif e.type in _DAY_RESULTS:
         cur.ballots = dict(_pairs(e.data.get("ballots", ""), ">"))
         cur.eliminated = e.target if e.type == ww.ELIMINATE else ""
+    elif e.type == idiot.IDIOT_REVEALED:
+        cur.revealed = e.target
     elif e.type == ww.CHECK and e.source == seat and not e.canceled:
         cur.checks[e.target] = e.data.get("camp", "")
     elif e.type == ww.SAVE and e.source == seat and not e.canceled:
@@ -149,7 +155,7 @@ def _fits(roles: Mapping[str, str], obs: Observation, rounds: Sequence[Round], c
         if not _night_possible(roles, r, gone):
             return False
         gone |= set(r.dawn or ()) | set(r.shots.values())
-        if r.eliminated:
+        if r.eliminated and r.eliminated != r.revealed:
             gone.add(r.eliminated)
     return True
 
