@@ -42,24 +42,36 @@ def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, li
 
 
 def _late(
-    role: str, options: Mapping[str, object] | None = None, after: str = "", first: int = 0
+    role: str, options: Mapping[str, object] | None = None, after: str = "", first: int = 0, double: bool = False
 ) -> tuple[Observation, list[Action]]:
     """A 12-seat game's first seed from ``first`` where the seat holding ``role`` decides at round 4
-    or later (having seen an ``after`` event, when given)."""
-    for seed in range(first, first + 20):
+    or later (having seen an ``after`` event, when given; with ``double``, after a night the witch
+    followed her first potion with the other, which the runner never asks for itself)."""
+    for seed in range(first, first + 60):
         table = Table.open(get("werewolf"), 12, options, seed=seed, table_id="real")
         viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
         agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
         runner = SeatRunner(table, agents, talk=False)
         answers: list[Action] = []
+        doubled = False
         while (got := runner.next_decision()) is not None:
             seat, obs = got
-            if seat == viewer and obs.round >= 4 and (not after or any(e.type == after for e in obs.events)):
+            seen = not after or any(e.type == after for e in obs.events)
+            if seat == viewer and obs.round >= 4 and seen and double <= doubled:
                 return obs, answers
             action = agents[seat].act(obs)
             _, error = runner.apply(seat, obs, action)
             if seat == viewer and not error:
                 answers.append(action)
+            if double and not error and obs.phase == ww.NIGHT_WITCH and action.skill in (ww.ANTIDOTE, ww.POISON):
+                again = observe(table.view(seat), table.rules.config)
+                other = [la for la in again.legal if la.skill in (ww.ANTIDOTE, ww.POISON) and la.candidates]
+                if other:
+                    follow = Action(other[0].skill, (other[0].candidates[0],))
+                    _, error = runner.apply(seat, again, follow)
+                    doubled = doubled or not error
+                    if seat == viewer and not error:
+                        answers.append(follow)
     raise AssertionError("no such game in the seeds tried")
 
 
@@ -224,3 +236,26 @@ def test_planted_a_sampler_taking_the_revealed_idiot_for_dead_is_caught(monkeypa
     monkeypatch.setattr(exact_werewolf, "_DAY_TAIL", exact_werewolf._LAST_ACTIONS)
     with pytest.raises(AssertionError, match="found no world"):
         _check_with(IDIOT, obs, answers, 1, tries=15)
+
+
+BOTH = {"witch-can-use-both-potions": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
+def test_both_potions_late_samples_replay_exactly(role: str) -> None:
+    """After a night the witch saved the victim and poisoned someone else, samples still fit exactly."""
+    obs, answers = _late(role, BOTH, double=True)
+    _check_with(BOTH, obs, answers, 3)
+
+
+def test_planted_a_sampler_with_one_potion_a_night_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The witch's own seat used both potions one night: a sampler that never follows her first
+    potion with the second cannot replay her night."""
+    obs, answers = _late(ww.WITCH, BOTH, double=True)
+    assert sum(a.skill in (ww.ANTIDOTE, ww.POISON) for a in answers) >= 2
+    _check_with(BOTH, obs, answers, 1, tries=200)  # green without the plant
+    monkeypatch.setattr(
+        exact_werewolf._Search, "_second_potion", lambda self, runner, seat, o, night, used: (used, True)
+    )
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(BOTH, obs, answers, 1, tries=200)

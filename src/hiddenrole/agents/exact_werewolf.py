@@ -49,7 +49,7 @@ from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
-from .observation import Action, Observation, SeenEvent, observe
+from .observation import Action, Observation, SeenEvent, observe, observe_table
 from .random_agent import RandomAgent
 from .runner import SeatRunner
 from .world_replay import MAX_REPLAY_STEPS
@@ -60,13 +60,14 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "witch-can-use-both-potions")
+UNSUPPORTED_OPTIONS: Final = ("bid-for-floor",)
 """Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
 not build: with any on, it declines and the generic sampler takes over."""
 _PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
 """Roles that vote in the night kill (the wolf king is a werewolf with a gun)."""
 _GUNS: Final = (ww.HUNTER, wolfking.WOLF_KING)
 """Roles that may shoot when they die (neither after poison)."""
+_POTIONS: Final = (ww.ANTIDOTE, ww.POISON)
 _DAY_RESULTS: Final = (ww.ELIMINATE, ww.VOTE_TIED)
 _LAST_ACTIONS: Final = (ww.SHOOT, ww.SKIP)
 _DAY_TAIL: Final = (*_LAST_ACTIONS, idiot.IDIOT_REVEALED)
@@ -269,7 +270,34 @@ class _Search:
             _, error = runner.apply(seat, o, action)
             if error and seat == me:
                 return "dead", used
+            if not error:
+                used, ok = self._second_potion(runner, seat, o, night, used)
+                if not ok:
+                    return "dead", used
         return "dead", used
+
+    def _second_potion(
+        self, runner: SeatRunner, seat: str, o: Observation, night: _Night, used: int
+    ) -> tuple[int, bool]:
+        """Under ``witch-can-use-both-potions`` the witch may follow one potion with the other in the same
+        night (the runner asks a seat once a visit): another seat's planned second potion, or the seat's
+        own next answer when it is that potion (``False``: the table refused the seat's)."""
+        if o.phase != ww.NIGHT_WITCH:
+            return used, True
+        if seat != self.obs.seat:
+            then = night.then.pop(seat, None)
+            if then is not None:
+                runner.apply(seat, observe_table(runner.table, seat), then)
+            return used, True
+        nxt = self.answers[used] if used < len(self.answers) else None
+        first = self.answers[used - 1].skill if used else None
+        if nxt is None or first not in _POTIONS or nxt.skill not in _POTIONS or nxt.skill == first:
+            return used, True
+        again = observe_table(runner.table, seat)
+        if again.phase != ww.NIGHT_WITCH or nxt.skill not in {la.skill for la in again.legal}:
+            return used, True
+        _, error = runner.apply(seat, again, nxt)
+        return used + 1, not error
 
     def _own_night(self, table: Table, info: Round, used: int, last: bool) -> _Own:
         """What the seat itself fixes tonight: its wolf vote (its first answer of the round, when
@@ -328,6 +356,9 @@ class _Night:
         rng.shuffle(pool)
         self.votes: dict[str, str] = dict(zip(others, pool, strict=False))
         """The other living wolves' votes tonight (a wolf missing here passes)."""
+        self.both = bool(opts.get("witch-can-use-both-potions"))
+        self.then: dict[str, Action] = {}
+        """A witch's second potion tonight, after the one :meth:`choose` gave (``both`` switch)."""
 
     def choose(self, seat: str, o: Observation) -> Action | None:
         skills = {la.skill: la for la in o.legal}
@@ -343,7 +374,7 @@ class _Night:
             rest = [c for c in cands if c != v or not v]
             return Action(ww.PROTECT, (rng.choice(rest),)) if rest else Action()
         if o.phase == ww.NIGHT_WITCH and info.dawn is not None:
-            return self._witch(skills)
+            return self._witch(seat, skills)
         if o.phase in ww.LAST_ACTION_PHASES:
             shot = info.shots.get(seat)
             if shot and ww.SHOOT in skills and shot in skills[ww.SHOOT].candidates:
@@ -354,7 +385,7 @@ class _Night:
             return Action(ww.VOTE, (b,)) if b else Action()
         return None
 
-    def _witch(self, skills: Mapping[str, Any]) -> Action:
+    def _witch(self, seat: str, skills: Mapping[str, Any]) -> Action:
         """The potion (or none) that makes exactly the dawn's dead, given the world's actual night."""
         god = self.table.inspect()
         victim = god.var(hr.ROUND, ww.VAR_KILL_TARGET)
@@ -376,11 +407,21 @@ class _Night:
             options.append(Action())
         if ww.ANTIDOTE in skills and victim in skills[ww.ANTIDOTE].candidates and dies(True) == want:
             options.append(Action(ww.ANTIDOTE, (victim,)))
+        both: list[Action] = []
+        can_both = self.both and ww.ANTIDOTE in skills and victim in skills[ww.ANTIDOTE].candidates
         if ww.POISON in skills:
             for t in skills[ww.POISON].candidates:
-                if t not in self.info.shots and dies(False) | {t} == want:  # the poisoned do not shoot
+                if t in self.info.shots:
+                    continue  # the poisoned do not shoot
+                if dies(False) | {t} == want:
                     options.append(Action(ww.POISON, (t,)))
-        return self.rng.choice(options) if options else Action()
+                if can_both and t != victim and dies(True) | {t} == want:
+                    both.append(Action(ww.POISON, (t,)))
+        k = self.rng.randrange(len(options) + len(both)) if options or both else -1
+        if k < len(options):
+            return options[k] if k >= 0 else Action()
+        self.then[seat] = both[k - len(options)]
+        return Action(ww.ANTIDOTE, (victim,))
 
 
 def _leader(tally: Counter[str]) -> str:
