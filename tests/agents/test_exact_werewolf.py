@@ -259,3 +259,23 @@ def test_planted_a_sampler_with_one_potion_a_night_is_caught(monkeypatch: pytest
     )
     with pytest.raises(AssertionError, match="found no world"):
         _check_with(BOTH, obs, answers, 1, tries=200)
+
+
+BIDS = {"bid-for-floor": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
+def test_bid_for_floor_late_samples_replay_exactly(role: str) -> None:
+    """Every day's floor went to whom the seat saw take it, in the same order, closed the same way."""
+    obs, answers = _late(role, BIDS)
+    assert sum(e.type == ww.FLOOR for e in obs.events) >= 8
+    _check_with(BIDS, obs, answers, 3)
+
+
+def test_planted_a_sampler_with_random_bids_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Secret bids drawn at random hand the floor to the wrong seats: no world fits."""
+    obs, answers = _late(ww.WITCH, BIDS)
+    _check_with(BIDS, obs, answers, 1, tries=60)  # green without the plant
+    monkeypatch.setattr(exact_werewolf._Night, "_floor", lambda self, seat, phase, skills: None)
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(BIDS, obs, answers, 1, tries=60)

@@ -60,7 +60,7 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor",)
+UNSUPPORTED_OPTIONS: Final[tuple[str, ...]] = ()
 """Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
 not build: with any on, it declines and the generic sampler takes over."""
 _PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
@@ -97,6 +97,12 @@ class Round:
     """The seat's own seer checks: target -> camp found."""
     saved: str = ""
     """The seat's own antidote target this night (the witch), if it saved someone."""
+    floors: list[str] = field(default_factory=list)
+    """Who won each of the day's bids for the floor, in turn order (switch ``bid-for-floor``)."""
+    cuts: list[bool] = field(default_factory=list)
+    """For each speaking turn, whether the host cut it (SPEECH_ENDED ``how`` CUT) rather than DONE."""
+    quiet: bool = False
+    """The talk closed because nobody bid above 0 (after ``floors``)."""
 
 
 def agrees(seen: object, want: object) -> bool:
@@ -135,6 +141,12 @@ def _read(cur: Round, e: SeenEvent, seat: str) -> None:
     elif e.type in _DAY_RESULTS:
         cur.ballots = dict(_pairs(e.data.get("ballots", ""), ">"))
         cur.eliminated = e.target if e.type == ww.ELIMINATE else ""
+    elif e.type == ww.FLOOR:
+        cur.floors.append(e.target)
+    elif e.type == ww.SPEECH_ENDED:
+        cur.cuts.append(e.data.get("how") == ww.CUT)
+    elif e.type == ww.FLOOR_CLOSED:
+        cur.quiet = e.data.get("why") == ww.QUIET
     elif e.type == idiot.IDIOT_REVEALED:
         cur.revealed = e.target
     elif e.type == ww.CHECK and e.source == seat and not e.canceled:
@@ -380,10 +392,30 @@ class _Night:
             if shot and ww.SHOOT in skills and shot in skills[ww.SHOOT].candidates:
                 return Action(ww.SHOOT, (shot,))
             return Action(ww.SKIP) if ww.SKIP in skills else Action()
+        if o.phase in (ww.DAY, ww.DAY_FLOOR):
+            return self._floor(seat, o.phase, skills)
         if ww.VOTE in skills and o.phase == ww.VOTE and info.ballots is not None:
             b = info.ballots.get(seat)
             return Action(ww.VOTE, (b,)) if b else Action()
         return None
+
+    def _floor(self, seat: str, phase: str, skills: Mapping[str, Any]) -> Action | None:
+        """Bids for the floor that give it to whom the seat saw take it: the winner bids the top level
+        and everyone else 0 (the seat's own bid is its answer; the real winner beat it in the same
+        public seat rotation); 0 from all when the talk closed quietly; the speaker ends the turn as
+        the seat saw (DONE, or passing so the host cuts it). Turns the seat has not seen: ``None``."""
+        raw = self.table.inspect().var(hr.ROUND, ww.VAR_FLOOR_TURNS)
+        turn = int(raw) if raw.isdigit() else 0
+        info = self.info
+        if phase == ww.DAY_FLOOR:
+            if turn - 1 >= len(info.cuts):
+                return None
+            return Action() if info.cuts[turn - 1] or ww.DONE not in skills else Action(ww.DONE)
+        if ww.BID not in skills:
+            return None
+        if turn < len(info.floors):
+            return Action(ww.BID, (ww.BID_LEVELS[-1] if seat == info.floors[turn] else ww.BID_LEVELS[0],))
+        return Action(ww.BID, (ww.BID_LEVELS[0],)) if info.quiet else None
 
     def _witch(self, seat: str, skills: Mapping[str, Any]) -> Action:
         """The potion (or none) that makes exactly the dawn's dead, given the world's actual night."""
