@@ -17,6 +17,11 @@ dawn, every ballot, every shot). So instead of random forward play, the sampler
    actual victim and guard, picks the potion (or none) that makes exactly the dawn's
    dead; the seer checks at random; a dead player shoots whom the seat saw it shoot and
    otherwise skips; the day's ballots are the ones the seat saw;
+   the switches: the wolf king votes with the pack and may shoot; the idiot's turned card
+   ends no round and kills nobody; with both potions allowed the witch may save the victim
+   and poison another seat in one night; under ``bid-for-floor`` each turn's winner bids
+   the top level and the rest 0 (a quiet close: all 0), and the speaker ends the turn as
+   the seat saw (DONE, or the host's cut);
 3. checks each round against the seat's observation as soon as the round is over (the
    seat's history must then be exactly its real history up to that round's end) and
    retries a round that does not fit from the round's start, going back a round when
@@ -61,8 +66,9 @@ ROUND_TRIES: Final = 8
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
 UNSUPPORTED_OPTIONS: Final[tuple[str, ...]] = ()
-"""Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
-not build: with any on, it declines and the generic sampler takes over."""
+"""Switches whose hidden moves or roles this sampler does not build (none today: the wolf king,
+the idiot, both potions and bidding for the floor are built): with any on, it declines and the
+generic sampler takes over."""
 _PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
 """Roles that vote in the night kill (the wolf king is a werewolf with a gun)."""
 _GUNS: Final = (ww.HUNTER, wolfking.WOLF_KING)
