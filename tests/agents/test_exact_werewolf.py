@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
-from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf
+from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, exact_werewolf, observe
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
@@ -40,23 +41,54 @@ def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, li
     raise AssertionError("the game ended before the decision")
 
 
-def _late(role: str) -> tuple[Observation, list[Action]]:
-    """A 12-seat game's first seed where the seat holding ``role`` decides at round 4 or later."""
-    for seed in range(20):
-        table = Table.open(get("werewolf"), 12, seed=seed, table_id="real")
+def _late(
+    role: str, options: Mapping[str, object] | None = None, after: str = "", first: int = 0, double: bool = False
+) -> tuple[Observation, list[Action]]:
+    """A 12-seat game's first seed from ``first`` where the seat holding ``role`` decides at round 4
+    or later (having seen an ``after`` event, when given; with ``double``, after a night the witch
+    followed her first potion with the other, which the runner never asks for itself)."""
+    for seed in range(first, first + 60):
+        table = Table.open(get("werewolf"), 12, options, seed=seed, table_id="real")
         viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
         agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
         runner = SeatRunner(table, agents, talk=False)
         answers: list[Action] = []
+        doubled = False
         while (got := runner.next_decision()) is not None:
             seat, obs = got
-            if seat == viewer and obs.round >= 4:
+            seen = not after or any(e.type == after for e in obs.events)
+            if seat == viewer and obs.round >= 4 and seen and double <= doubled:
                 return obs, answers
             action = agents[seat].act(obs)
             _, error = runner.apply(seat, obs, action)
             if seat == viewer and not error:
                 answers.append(action)
+            if double and not error and obs.phase == ww.NIGHT_WITCH and action.skill in (ww.ANTIDOTE, ww.POISON):
+                again = observe(table.view(seat), table.rules.config)
+                other = [la for la in again.legal if la.skill in (ww.ANTIDOTE, ww.POISON) and la.candidates]
+                if other:
+                    follow = Action(other[0].skill, (other[0].candidates[0],))
+                    _, error = runner.apply(seat, again, follow)
+                    doubled = doubled or not error
+                    if seat == viewer and not error:
+                        answers.append(follow)
     raise AssertionError("no such game in the seeds tried")
+
+
+def _check_with(
+    options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int, tries: int = 100_000
+) -> list[Table]:
+    """``n`` samples on a table with ``options``, each replayed from its log alone: the seat sees
+    exactly ``obs`` (as ``_check``; a pack's deal is rare, hence the larger deal budget)."""
+    rng = random.Random(0)
+    out = []
+    for _ in range(n):
+        log = SAMPLER(obs, answers, rng, options=options, seats=[p.seat for p in obs.players], max_tries=tries)
+        assert log is not None, "the exact sampler found no world"
+        again = Table.replay(get(obs.game), log)
+        assert observe(again.view(obs.seat), again.rules.config) == obs
+        out.append(again)
+    return out
 
 
 @pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.SEER, ww.WITCH])
@@ -163,3 +195,87 @@ def test_planted_a_sampler_ignoring_the_dawns_dead_is_caught(monkeypatch: pytest
 
     monkeypatch.setattr(exact_werewolf, "read_rounds", blind)
     _caught(obs, answers, verdicts)
+
+
+WOLF_KING = {"wolf-king": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, wolfking.WOLF_KING])
+def test_wolf_king_late_samples_replay_exactly(role: str) -> None:
+    """The wolf king votes with the pack and may shoot when it dies: samples still fit exactly."""
+    obs, answers = _late(role, WOLF_KING)
+    assert obs.round >= 4
+    _check_with(WOLF_KING, obs, answers, 3)
+
+
+def test_planted_a_sampler_leaving_the_wolf_king_out_of_the_pack_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wolf sees the pack's tally; a sampler whose wolf king never votes cannot make it."""
+    obs, answers = _late(ww.WEREWOLF, WOLF_KING)
+    _check_with(WOLF_KING, obs, answers, 1)  # green without the plant
+    monkeypatch.setattr(exact_werewolf, "_PACK", (ww.WEREWOLF,))
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(WOLF_KING, obs, answers, 1)
+
+
+IDIOT = {"idiot": True}
+
+
+@pytest.mark.parametrize(("role", "first"), [(ww.VILLAGER, 5), (ww.WEREWOLF, 0), (idiot.IDIOT, 0)])
+def test_idiot_late_samples_replay_exactly(role: str, first: int) -> None:
+    """After the vote turned the idiot's card over (the idiot lives on, never votes again; for the
+    idiot's own seat, exiled a second time at round 7), samples still fit exactly."""
+    obs, answers = _late(role, IDIOT, after=idiot.IDIOT_REVEALED, first=first)
+    _check_with(IDIOT, obs, answers, 3)
+
+
+def test_planted_a_sampler_taking_the_revealed_idiot_for_dead_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sampler that reads the turned card as the start of a new round (the exile as a death)
+    cannot replay the day."""
+    obs, answers = _late(idiot.IDIOT, IDIOT, after=idiot.IDIOT_REVEALED)
+    _check_with(IDIOT, obs, answers, 1, tries=15)  # green without the plant
+    monkeypatch.setattr(exact_werewolf, "_DAY_TAIL", exact_werewolf._LAST_ACTIONS)
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(IDIOT, obs, answers, 1, tries=15)
+
+
+BOTH = {"witch-can-use-both-potions": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
+def test_both_potions_late_samples_replay_exactly(role: str) -> None:
+    """After a night the witch saved the victim and poisoned someone else, samples still fit exactly."""
+    obs, answers = _late(role, BOTH, double=True)
+    _check_with(BOTH, obs, answers, 3)
+
+
+def test_planted_a_sampler_with_one_potion_a_night_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The witch's own seat used both potions one night: a sampler that never follows her first
+    potion with the second cannot replay her night."""
+    obs, answers = _late(ww.WITCH, BOTH, double=True)
+    assert sum(a.skill in (ww.ANTIDOTE, ww.POISON) for a in answers) >= 2
+    _check_with(BOTH, obs, answers, 1, tries=200)  # green without the plant
+    monkeypatch.setattr(
+        exact_werewolf._Search, "_second_potion", lambda self, runner, seat, o, night, used: (used, True)
+    )
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(BOTH, obs, answers, 1, tries=200)
+
+
+BIDS = {"bid-for-floor": True}
+
+
+@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
+def test_bid_for_floor_late_samples_replay_exactly(role: str) -> None:
+    """Every day's floor went to whom the seat saw take it, in the same order, closed the same way."""
+    obs, answers = _late(role, BIDS)
+    assert sum(e.type == ww.FLOOR for e in obs.events) >= 8
+    _check_with(BIDS, obs, answers, 3)
+
+
+def test_planted_a_sampler_with_random_bids_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Secret bids drawn at random hand the floor to the wrong seats: no world fits."""
+    obs, answers = _late(ww.WITCH, BIDS)
+    _check_with(BIDS, obs, answers, 1, tries=60)  # green without the plant
+    monkeypatch.setattr(exact_werewolf._Night, "_floor", lambda self, seat, phase, skills: None)
+    with pytest.raises(AssertionError, match="found no world"):
+        _check_with(BIDS, obs, answers, 1, tries=60)

@@ -17,6 +17,11 @@ dawn, every ballot, every shot). So instead of random forward play, the sampler
    actual victim and guard, picks the potion (or none) that makes exactly the dawn's
    dead; the seer checks at random; a dead player shoots whom the seat saw it shoot and
    otherwise skips; the day's ballots are the ones the seat saw;
+   the switches: the wolf king votes with the pack and may shoot; the idiot's turned card
+   ends no round and kills nobody; with both potions allowed the witch may save the victim
+   and poison another seat in one night; under ``bid-for-floor`` each turn's winner bids
+   the top level and the rest 0 (a quiet close: all 0), and the speaker ends the turn as
+   the seat saw (DONE, or the host's cut);
 3. checks each round against the seat's observation as soon as the round is over (the
    seat's history must then be exactly its real history up to that round's end) and
    retries a round that does not fit from the round's start, going back a round when
@@ -45,10 +50,11 @@ from typing import Any, Final
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
 
-from .observation import Action, Observation, SeenEvent, observe
+from .observation import Action, Observation, SeenEvent, observe, observe_table
 from .random_agent import RandomAgent
 from .runner import SeatRunner
 from .world_replay import MAX_REPLAY_STEPS
@@ -59,11 +65,19 @@ ROUND_TRIES: Final = 8
 """Plays of one round from its start before the search goes back a round."""
 DEAL_BUDGET: Final = 60
 """Round plays one deal may use before it is dropped."""
-UNSUPPORTED_OPTIONS: Final = ("bid-for-floor", "idiot", "wolf-king", "witch-can-use-both-potions")
-"""Switches whose hidden moves (secret bids, two potions in a night) or roles this sampler does
-not build: with any on, it declines and the generic sampler takes over."""
+UNSUPPORTED_OPTIONS: Final[tuple[str, ...]] = ()
+"""Switches whose hidden moves or roles this sampler does not build (none today: the wolf king,
+the idiot, both potions and bidding for the floor are built): with any on, it declines and the
+generic sampler takes over."""
+_PACK: Final = (ww.WEREWOLF, wolfking.WOLF_KING)
+"""Roles that vote in the night kill (the wolf king is a werewolf with a gun)."""
+_GUNS: Final = (ww.HUNTER, wolfking.WOLF_KING)
+"""Roles that may shoot when they die (neither after poison)."""
+_POTIONS: Final = (ww.ANTIDOTE, ww.POISON)
 _DAY_RESULTS: Final = (ww.ELIMINATE, ww.VOTE_TIED)
 _LAST_ACTIONS: Final = (ww.SHOOT, ww.SKIP)
+_DAY_TAIL: Final = (*_LAST_ACTIONS, idiot.IDIOT_REVEALED)
+"""Events after the day's vote that still belong to its round (a shot, the idiot's card turned)."""
 _NIGHT_PHASES: Final = (ww.NIGHT_GUARD, ww.NIGHT_WOLF, ww.NIGHT_WITCH, ww.NIGHT_SEER, ww.NIGHT_RESOLVE)
 
 
@@ -82,11 +96,19 @@ class Round:
     ballots: dict[str, str] | None = None
     """The day's ballots (voter -> target) once the vote was counted."""
     eliminated: str = ""
-    """Who the day's vote eliminated."""
+    """Who the day's vote eliminated (or, for the idiot, turned over: see ``revealed``)."""
+    revealed: str = ""
+    """The idiot whose card the day's vote turned over: still alive (switch ``idiot``)."""
     checks: dict[str, str] = field(default_factory=dict)
     """The seat's own seer checks: target -> camp found."""
     saved: str = ""
     """The seat's own antidote target this night (the witch), if it saved someone."""
+    floors: list[str] = field(default_factory=list)
+    """Who won each of the day's bids for the floor, in turn order (switch ``bid-for-floor``)."""
+    cuts: list[bool] = field(default_factory=list)
+    """For each speaking turn, whether the host cut it (SPEECH_ENDED ``how`` CUT) rather than DONE."""
+    quiet: bool = False
+    """The talk closed because nobody bid above 0 (after ``floors``)."""
 
 
 def agrees(seen: object, want: object) -> bool:
@@ -104,7 +126,7 @@ def read_rounds(obs: Observation) -> list[Round]:
     rounds = [Round()]
     for i, e in enumerate(obs.events):
         cur = rounds[-1]
-        if cur.ballots is not None and e.type not in _LAST_ACTIONS:
+        if cur.ballots is not None and e.type not in _DAY_TAIL:
             cur.end = i  # the day and its last actions are over: a new night began
             rounds.append(Round())
             cur = rounds[-1]
@@ -125,6 +147,14 @@ def _read(cur: Round, e: SeenEvent, seat: str) -> None:
     elif e.type in _DAY_RESULTS:
         cur.ballots = dict(_pairs(e.data.get("ballots", ""), ">"))
         cur.eliminated = e.target if e.type == ww.ELIMINATE else ""
+    elif e.type == ww.FLOOR:
+        cur.floors.append(e.target)
+    elif e.type == ww.SPEECH_ENDED:
+        cur.cuts.append(e.data.get("how") == ww.CUT)
+    elif e.type == ww.FLOOR_CLOSED:
+        cur.quiet = e.data.get("why") == ww.QUIET
+    elif e.type == idiot.IDIOT_REVEALED:
+        cur.revealed = e.target
     elif e.type == ww.CHECK and e.source == seat and not e.canceled:
         cur.checks[e.target] = e.data.get("camp", "")
     elif e.type == ww.SAVE and e.source == seat and not e.canceled:
@@ -139,12 +169,12 @@ def _fits(roles: Mapping[str, str], obs: Observation, rounds: Sequence[Round], c
     for r in rounds:
         if any(camps.get(roles.get(t, ""), "") != camp for t, camp in r.checks.items()):
             return False
-        if any(roles.get(s) != ww.HUNTER for s in r.shots):
+        if any(roles.get(s) not in _GUNS for s in r.shots):
             return False
         if not _night_possible(roles, r, gone):
             return False
         gone |= set(r.dawn or ()) | set(r.shots.values())
-        if r.eliminated:
+        if r.eliminated and r.eliminated != r.revealed:
             gone.add(r.eliminated)
     return True
 
@@ -258,7 +288,34 @@ class _Search:
             _, error = runner.apply(seat, o, action)
             if error and seat == me:
                 return "dead", used
+            if not error:
+                used, ok = self._second_potion(runner, seat, o, night, used)
+                if not ok:
+                    return "dead", used
         return "dead", used
+
+    def _second_potion(
+        self, runner: SeatRunner, seat: str, o: Observation, night: _Night, used: int
+    ) -> tuple[int, bool]:
+        """Under ``witch-can-use-both-potions`` the witch may follow one potion with the other in the same
+        night (the runner asks a seat once a visit): another seat's planned second potion, or the seat's
+        own next answer when it is that potion (``False``: the table refused the seat's)."""
+        if o.phase != ww.NIGHT_WITCH:
+            return used, True
+        if seat != self.obs.seat:
+            then = night.then.pop(seat, None)
+            if then is not None:
+                runner.apply(seat, observe_table(runner.table, seat), then)
+            return used, True
+        nxt = self.answers[used] if used < len(self.answers) else None
+        first = self.answers[used - 1].skill if used else None
+        if nxt is None or first not in _POTIONS or nxt.skill not in _POTIONS or nxt.skill == first:
+            return used, True
+        again = observe_table(runner.table, seat)
+        if again.phase != ww.NIGHT_WITCH or nxt.skill not in {la.skill for la in again.legal}:
+            return used, True
+        _, error = runner.apply(seat, again, nxt)
+        return used + 1, not error
 
     def _own_night(self, table: Table, info: Round, used: int, last: bool) -> _Own:
         """What the seat itself fixes tonight: its wolf vote (its first answer of the round, when
@@ -267,7 +324,7 @@ class _Search:
         own = _Own()
         if me is None or not me.alive:
             return own
-        if me.role == ww.WEREWOLF and used < len(self.answers):
+        if me.role in _PACK and used < len(self.answers):
             a = self.answers[used]
             own.vote = a.targets[0] if a.skill == ww.KILL and a.targets else ""
         if info.saved:
@@ -297,7 +354,7 @@ class _Night:
         self.table, self.info, self.rng = table, info, rng
         god = table.inspect()
         alive = [p.id for p in god.alive_players()]
-        wolves = [p.id for p in god.alive_players() if p.role == ww.WEREWOLF]
+        wolves = [p.id for p in god.alive_players() if p.role in _PACK]
         opts = table.options
         self.save_dies = bool(opts.get("guard-and-save-dies"))
         self.guard_empties = bool(opts.get("guarded-kill-is-empty"))
@@ -317,6 +374,9 @@ class _Night:
         rng.shuffle(pool)
         self.votes: dict[str, str] = dict(zip(others, pool, strict=False))
         """The other living wolves' votes tonight (a wolf missing here passes)."""
+        self.both = bool(opts.get("witch-can-use-both-potions"))
+        self.then: dict[str, Action] = {}
+        """A witch's second potion tonight, after the one :meth:`choose` gave (``both`` switch)."""
 
     def choose(self, seat: str, o: Observation) -> Action | None:
         skills = {la.skill: la for la in o.legal}
@@ -332,18 +392,38 @@ class _Night:
             rest = [c for c in cands if c != v or not v]
             return Action(ww.PROTECT, (rng.choice(rest),)) if rest else Action()
         if o.phase == ww.NIGHT_WITCH and info.dawn is not None:
-            return self._witch(skills)
+            return self._witch(seat, skills)
         if o.phase in ww.LAST_ACTION_PHASES:
             shot = info.shots.get(seat)
             if shot and ww.SHOOT in skills and shot in skills[ww.SHOOT].candidates:
                 return Action(ww.SHOOT, (shot,))
             return Action(ww.SKIP) if ww.SKIP in skills else Action()
+        if o.phase in (ww.DAY, ww.DAY_FLOOR):
+            return self._floor(seat, o.phase, skills)
         if ww.VOTE in skills and o.phase == ww.VOTE and info.ballots is not None:
             b = info.ballots.get(seat)
             return Action(ww.VOTE, (b,)) if b else Action()
         return None
 
-    def _witch(self, skills: Mapping[str, Any]) -> Action:
+    def _floor(self, seat: str, phase: str, skills: Mapping[str, Any]) -> Action | None:
+        """Bids for the floor that give it to whom the seat saw take it: the winner bids the top level
+        and everyone else 0 (the seat's own bid is its answer; the real winner beat it in the same
+        public seat rotation); 0 from all when the talk closed quietly; the speaker ends the turn as
+        the seat saw (DONE, or passing so the host cuts it). Turns the seat has not seen: ``None``."""
+        raw = self.table.inspect().var(hr.ROUND, ww.VAR_FLOOR_TURNS)
+        turn = int(raw) if raw.isdigit() else 0
+        info = self.info
+        if phase == ww.DAY_FLOOR:
+            if turn - 1 >= len(info.cuts):
+                return None
+            return Action() if info.cuts[turn - 1] or ww.DONE not in skills else Action(ww.DONE)
+        if ww.BID not in skills:
+            return None
+        if turn < len(info.floors):
+            return Action(ww.BID, (ww.BID_LEVELS[-1] if seat == info.floors[turn] else ww.BID_LEVELS[0],))
+        return Action(ww.BID, (ww.BID_LEVELS[0],)) if info.quiet else None
+
+    def _witch(self, seat: str, skills: Mapping[str, Any]) -> Action:
         """The potion (or none) that makes exactly the dawn's dead, given the world's actual night."""
         god = self.table.inspect()
         victim = god.var(hr.ROUND, ww.VAR_KILL_TARGET)
@@ -365,11 +445,21 @@ class _Night:
             options.append(Action())
         if ww.ANTIDOTE in skills and victim in skills[ww.ANTIDOTE].candidates and dies(True) == want:
             options.append(Action(ww.ANTIDOTE, (victim,)))
+        both: list[Action] = []
+        can_both = self.both and ww.ANTIDOTE in skills and victim in skills[ww.ANTIDOTE].candidates
         if ww.POISON in skills:
             for t in skills[ww.POISON].candidates:
+                if t in self.info.shots:
+                    continue  # the poisoned do not shoot
                 if dies(False) | {t} == want:
                     options.append(Action(ww.POISON, (t,)))
-        return self.rng.choice(options) if options else Action()
+                if can_both and t != victim and dies(True) | {t} == want:
+                    both.append(Action(ww.POISON, (t,)))
+        k = self.rng.randrange(len(options) + len(both)) if options or both else -1
+        if k < len(options):
+            return options[k] if k >= 0 else Action()
+        self.then[seat] = both[k - len(options)]
+        return Action(ww.ANTIDOTE, (victim,))
 
 
 def _leader(tally: Counter[str]) -> str:
