@@ -166,11 +166,15 @@ class SQLiteStore(SqlStore):
     def _run_write(self, op: Callable[[Tx], _R]) -> _R:
         if self._committer is None:
             return super()._run_write(op)
+        return self._submit(op).result(timeout=ANSWER_TIMEOUT)
+
+    def _submit(self, op: Callable[[Tx], _R]) -> Future[_R]:
+        """Queue ``op`` for the committer thread; its future is answered after the batch's commit."""
         if self._closed:
             raise StorageError("the store is closed")
         answer: Future[_R] = Future()
         self._jobs.put((op, answer))
-        return answer.result(timeout=ANSWER_TIMEOUT)
+        return answer
 
     def append_move_future(
         self,
@@ -190,9 +194,7 @@ class SQLiteStore(SqlStore):
         op = self._append_op(
             table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
         )
-        answer: Future[Appended] = Future()
-        self._jobs.put((op, answer))
-        return answer
+        return self._submit(op)
 
     def _commit_loop(self) -> None:
         while True:
