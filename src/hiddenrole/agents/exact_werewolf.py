@@ -51,13 +51,13 @@ from typing import Any, Final
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
 from hiddenrole.games.werewolf import idiot, wolfking
-from hiddenrole.host import MAX_SEED, Table, TableLog
+from hiddenrole.host import Table, TableLog
 from hiddenrole.host.catalog import get
 
 from .observation import Action, Observation, SeenEvent, observe, observe_table
 from .random_agent import RandomAgent
 from .runner import SeatRunner
-from .world_replay import MAX_REPLAY_STEPS
+from .world_replay import MAX_REPLAY_STEPS, dealt_tables
 
 __all__ = ["sample_werewolf", "Round", "read_rounds", "ROUND_TRIES", "DEAL_BUDGET", "UNSUPPORTED_OPTIONS", "agrees"]
 
@@ -210,17 +210,26 @@ def sample_werewolf(
         return None
     camps = {p.role: p.vars.get(ww.VAR_CAMP, "") for p in probe.inspect().all_players()}
     rounds = read_rounds(obs)
-    for _ in range(max_tries):
-        seed = rng.randrange(MAX_SEED)
-        if not _fits(definition.setup(probe.options, probe.seats, random.Random(seed)).roles, obs, rounds, camps):
-            continue
-        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
-        if observe(table.view(obs.seat), table.rules.config).teammates != obs.teammates:
-            continue  # the pack the seat was shown is not this deal's (role info changes: the replay checks it)
+    tables = dealt_tables(
+        obs,
+        rng,
+        lambda roles: True if _fits(roles, obs, rounds, camps) else None,
+        options=options,
+        seats=seats,
+        max_tries=max_tries,
+        start=_same_pack,
+    )
+    for table, _ in tables:
         found = _Search(obs, answers, rounds, rng).run(table)
         if found is not None:
             return found.log()
     return None
+
+
+def _same_pack(table: Table, obs: Observation) -> bool:
+    """The pack the seat was shown is this deal's (not the whole start: role info changes, the
+    round checks see it)."""
+    return observe(table.view(obs.seat), table.rules.config).teammates == obs.teammates
 
 
 class _Search:

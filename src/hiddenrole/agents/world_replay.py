@@ -3,14 +3,14 @@
 Shared by the exact determinization samplers (:mod:`.exact_missions`,
 :mod:`.exact_onenight`): each says what every other seat does at each decision
 (public moves read off the seat's events, hidden ones sampled); the seat itself
-repeats its own answers.
+repeats its own answers. :mod:`.exact_werewolf` uses only the deal loop (:func:`dealt_tables`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 from hiddenrole.host import MAX_SEED, Table, TableLog
 from hiddenrole.host.catalog import get
@@ -19,7 +19,7 @@ from .observation import Action, Observation, observe
 from .random_agent import RandomAgent
 from .runner import SeatRunner
 
-__all__ = ["replay_world", "sample_deals", "start_fits", "MAX_REPLAY_STEPS", "Chooser", "DealFilter"]
+__all__ = ["replay_world", "sample_deals", "dealt_tables", "start_fits", "MAX_REPLAY_STEPS", "Chooser", "DealFilter"]
 
 MAX_REPLAY_STEPS: Final = 2_000
 """Runner steps one replay may take before the world is dropped."""
@@ -49,21 +49,43 @@ def sample_deals(
     ``refine`` (optional) sees the opened table (what the seat list of roles leaves out, such as
     One Night's centre cards) and may replace the chooser or drop the deal.
     The first world that gives the seat exactly ``obs`` is returned; ``None`` after ``max_tries`` deals."""
-    definition = get(obs.game)
-    probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
-    for _ in range(max_tries):
-        seed = rng.randrange(MAX_SEED)
-        choose = chooser_for(definition.setup(probe.options, probe.seats, random.Random(seed)).roles)
+    for table, dealt in dealt_tables(obs, rng, chooser_for, options=options, seats=seats, max_tries=max_tries):
+        choose = dealt if refine is None else refine(table, dealt)
         if choose is None:
-            continue
-        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
-        if not start_fits(table, obs):
-            continue  # the seat's sight at the start is not this deal's
-        if refine is not None and (choose := refine(table, choose)) is None:
             continue
         if replay_world(table, obs, answers, choose, rng):
             return table.log()
     return None
+
+
+_Kept = TypeVar("_Kept")
+
+
+def dealt_tables(
+    obs: Observation,
+    rng: random.Random,
+    keep: Callable[[Mapping[str, str]], _Kept | None],
+    *,
+    options: Mapping[str, Any] | None,
+    seats: Sequence[str],
+    max_tries: int,
+    start: Callable[[Table, Observation], bool] | None = None,
+) -> Iterator[tuple[Table, _Kept]]:
+    """The exact samplers' deal loop: ``max_tries`` deals drawn from the game's own setup with fresh
+    seeds; each one ``keep`` answers (not ``None``) for its roles is opened as a table and yielded
+    with that answer when ``start`` (default :func:`start_fits`) accepts the seat's sight in it.
+    Lazy, so a sampler's own use of ``rng`` between deals keeps its place in the stream."""
+    definition = get(obs.game)
+    probe = Table.open(definition, list(seats), dict(options or {}), seed=0, table_id="sample")
+    fits = start_fits if start is None else start
+    for _ in range(max_tries):
+        seed = rng.randrange(MAX_SEED)
+        kept = keep(definition.setup(probe.options, probe.seats, random.Random(seed)).roles)
+        if kept is None:
+            continue
+        table = Table.open(definition, list(seats), dict(options or {}), seed=seed, table_id="sample")
+        if fits(table, obs):  # else the seat's sight at the start is not this deal's
+            yield table, kept
 
 
 def replay_world(
