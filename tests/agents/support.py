@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, observe
@@ -16,6 +16,28 @@ from hiddenrole.host.catalog import get
 SEATS = {"werewolf": 9, "missions": 7, "onenight": 5}
 PLAIN = {"werewolf": "VILLAGER", "missions": "MS_SERVANT", "onenight": "ON_VILLAGER"}
 """A role that learns nothing private: all it ever knows is public."""
+
+
+def play_to_decision(
+    table: Table,
+    viewer: str,
+    agents: Mapping[str, Any],
+    stop: Callable[[Observation, Sequence[Action]], bool],
+) -> tuple[Observation | None, list[Action]]:
+    """Play ``table`` with ``agents`` until ``viewer`` decides with ``stop(obs, answers)`` true: that
+    observation and the answers ``viewer`` gave before it (refused ones left out); the observation
+    is ``None`` when the game ended first."""
+    runner = SeatRunner(table, agents, talk=False)
+    answers: list[Action] = []
+    while (got := runner.next_decision()) is not None:
+        seat, obs = got
+        if seat == viewer and stop(obs, answers):
+            return obs, answers
+        action = agents[seat].act(obs)
+        _, error = runner.apply(seat, obs, action)
+        if seat == viewer and not error:
+            answers.append(action)
+    return None, answers
 
 
 def dealt(game: str, seed: int) -> tuple[GameDefinition, dict[str, str]]:

@@ -9,11 +9,13 @@ import random
 import pytest
 
 import hiddenrole as hr
-from hiddenrole.agents import Action, Observation, RandomAgent, SeatRunner, observe, observe_table
+from hiddenrole.agents import Action, Observation, RandomAgent, observe, observe_table
 from hiddenrole.agents.determinize import NoConsistentState, sample_consistent_state
 from hiddenrole.games import onenight as on
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
+
+from .support import play_to_decision
 
 
 def _at_decision(game: str, seats: int, seed: int, k: int) -> tuple[Observation, list[Action]]:
@@ -21,18 +23,9 @@ def _at_decision(game: str, seats: int, seed: int, k: int) -> tuple[Observation,
     table = Table.open(get(game), seats, seed=seed, table_id="real")
     viewer = table.seats[0]
     agents = {s: RandomAgent(random.Random(i)) for i, s in enumerate(table.seats)}
-    runner = SeatRunner(table, agents, talk=False)
-    answers: list[Action] = []
-    while True:
-        got = runner.next_decision()
-        assert got is not None, "the game ended before the decision"
-        seat, obs = got
-        if seat == viewer and len(answers) == k:
-            return obs, answers
-        action = agents[seat].act(obs)
-        _, error = runner.apply(seat, obs, action)
-        if seat == viewer and not error:
-            answers.append(action)
+    obs, answers = play_to_decision(table, viewer, agents, lambda o, a: len(a) == k)
+    assert obs is not None, "the game ended before the decision"
+    return obs, answers
 
 
 @pytest.mark.parametrize(("game", "seats", "k"), [("onenight", 5, 1), ("werewolf", 9, 1), ("missions", 7, 1)])

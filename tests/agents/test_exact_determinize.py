@@ -15,7 +15,6 @@ from hiddenrole.agents import (
     Action,
     Observation,
     RandomAgent,
-    SeatRunner,
     exact_missions,
     exact_onenight,
     observe,
@@ -27,6 +26,8 @@ from hiddenrole.games import onenight as on
 from hiddenrole.host import Table, TableLog
 from hiddenrole.host.catalog import get
 
+from .support import play_to_decision
+
 Sampler = Callable[..., TableLog | None]
 
 
@@ -34,18 +35,11 @@ def _played(game: str, seats: int, seed: int, viewer: str, k: int | None) -> tup
     """Random play until ``viewer``'s ``k``-th decision (``None``: the end): its observation, its answers."""
     table = Table.open(get(game), seats, seed=seed, table_id="real")
     agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
-    runner = SeatRunner(table, agents, talk=False)
-    answers: list[Action] = []
-    while (got := runner.next_decision()) is not None:
-        seat, obs = got
-        if seat == viewer and len(answers) == k:
-            return obs, answers
-        action = agents[seat].act(obs)
-        _, error = runner.apply(seat, obs, action)
-        if seat == viewer and not error:
-            answers.append(action)
-    assert k is None, "the game ended before the decision"
-    return observe(table.view(viewer), table.rules.config), answers
+    obs, answers = play_to_decision(table, viewer, agents, lambda o, a: len(a) == k)
+    if obs is None:
+        assert k is None, "the game ended before the decision"
+        obs = observe(table.view(viewer), table.rules.config)
+    return obs, answers
 
 
 def _check(sampler: Sampler, obs: Observation, answers: Sequence[Action], n: int, seed: int = 0) -> list[Table]:

@@ -17,6 +17,7 @@ from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 
+from .support import play_to_decision
 from .test_exact_determinize import _check, _deals
 
 SAMPLER = exact_werewolf.sample_werewolf
@@ -28,17 +29,9 @@ def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, li
     table = Table.open(get("werewolf"), seats, seed=seed, table_id="real")
     viewer = next(s for s, r in sorted(_deals(table).items()) if r == role)
     agents = {s: RandomAgent(random.Random(seed * 100 + i)) for i, s in enumerate(table.seats)}
-    runner = SeatRunner(table, agents, talk=False)
-    answers: list[Action] = []
-    while (got := runner.next_decision()) is not None:
-        seat, obs = got
-        if seat == viewer and len(answers) >= ready:
-            return obs, answers, table
-        action = agents[seat].act(obs)
-        _, error = runner.apply(seat, obs, action)
-        if seat == viewer and not error:
-            answers.append(action)
-    raise AssertionError("the game ended before the decision")
+    obs, answers = play_to_decision(table, viewer, agents, lambda o, a: len(a) >= ready)
+    assert obs is not None, "the game ended before the decision"
+    return obs, answers, table
 
 
 def _late(
