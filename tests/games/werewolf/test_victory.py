@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import victory
 
 from .helpers import board, player
 
@@ -76,3 +79,33 @@ def test_R16_the_bound_checker_follows_the_mode() -> None:
     assert ww.Victory(ww.TOWN_WIPE).check_victory(three) is None
     assert ww.Victory(ww.SIDE_WIPE).check_victory(three) == (ww.EVIL,)
     assert ww.check_victory(three) == (ww.EVIL,)  # side wipe is the default
+
+
+def test_R16_the_bound_checker_recounts_only_when_what_it_reads_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write the census does not read keeps the answer; a death or a camp/category change recounts."""
+    counted: list[int] = []
+    census = victory.check_victory
+
+    def spy(view: hr.GameView, mode: str = ww.SIDE_WIPE) -> tuple[str, ...] | None:
+        counted.append(1)
+        return census(view, mode)
+
+    monkeypatch.setattr(victory, "check_victory", spy)
+    checker = ww.Victory(ww.SIDE_WIPE)
+    assert checker.check_victory(seats(("p02",)).view()) is None
+    banned = player("p04", ww.VILLAGER, extra={ww.VAR_NO_VOTE: hr.VAR_PRESENT})
+    assert checker.check_victory(seats(("p02",), banned).view()) is None
+    assert len(counted) == 1  # a vote ban is not read by the census
+    # The witch (the last special role alive) turns evil: same alive flags, gods wiped.
+    turned = hr.seat("p03", ww.WITCH, True, ww.camp_vars(ww.EVIL, ww.GOD))
+    assert checker.check_victory(seats(("p02",), turned).view()) == (ww.EVIL,)
+    assert len(counted) == 2
+    assert checker.check_victory(seats(("p02",)).view()) is None
+    assert len(counted) == 3
+    # Only her category changes: no special role is left alive either.
+    plain = hr.seat("p03", ww.WITCH, True, ww.camp_vars(ww.GOOD, ww.VILLAGER))
+    assert checker.check_victory(seats(("p02",), plain).view()) == (ww.EVIL,)
+    assert len(counted) == 4
+    assert checker.check_victory(seats(("p02",)).view()) is None
+    assert checker.check_victory(seats(("p02", "p04")).view()) is None  # a death
+    assert len(counted) == 6

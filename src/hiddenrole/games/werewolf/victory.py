@@ -51,9 +51,12 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
 class Victory:
     """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes).
 
-    The census reads the player records alone, and ``GameView.all_players`` returns the
-    same tuple until a record changes, so the last answer is kept by that tuple's
-    identity: the census is redone only after a death or a camp change, not every phase.
+    The census reads only each player's ``alive`` flag and ``camp``/``category``
+    variables. ``GameView.all_players`` returns the same tuple until a record changes,
+    and a record changes on any variable write (a vote ban, a potion spent, a death
+    cause), so the last answer is kept with the tuple it was computed from and reused
+    while every record either is the same object or agrees on those three readings:
+    the census is redone only after a death or a camp/category change.
     """
 
     __slots__ = ("_last", "mode")
@@ -65,8 +68,29 @@ class Victory:
     def check_victory(self, view: hr.GameView) -> tuple[str, ...] | None:
         players = view.all_players()
         last = self._last  # one read: another thread may replace it meanwhile
-        if last is not None and last[0] is players:
-            return last[1]
+        if last is not None:
+            before = last[0]
+            if before is players or _same_census(before, players):
+                if before is not players:
+                    self._last = (players, last[1])
+                return last[1]
         got = check_victory(view, self.mode)
         self._last = (players, got)
         return got
+
+
+def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ...]) -> bool:
+    """Whether the census reads the same from both: each record the same alive flag, camp and category."""
+    if len(before) != len(now):
+        return False
+    for a, b in zip(before, now):
+        if a is b:
+            continue
+        if a.alive != b.alive:
+            return False
+        va, vb = a.vars, b.vars
+        if va is vb:
+            continue
+        if va.get(VAR_CAMP) != vb.get(VAR_CAMP) or va.get(VAR_CATEGORY) != vb.get(VAR_CATEGORY):
+            return False
+    return True
