@@ -168,6 +168,10 @@ def _events(extensions: tuple[Extension, ...]) -> dict[str, str]:
     return table
 
 
+_DEFAULT_SWITCHES = Switches()
+"""The house rules when none are given (immutable, so one value serves every call)."""
+
+
 @lru_cache(maxsize=64)
 def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[InterceptorLike, ...]) -> hr.Rules:
     specs = _roles(extensions)
@@ -245,7 +249,9 @@ def rules(
     from the defaults, so a saved game cannot be resumed under other house rules.
     Equal arguments return the same (immutable) value.
     """
-    sw = Switches() if switches is None else switches
+    if switches is None and extensions == () and extra_interceptors == ():
+        return _build(_DEFAULT_SWITCHES, (), ())  # the usual table: no switch object to build and check
+    sw = _DEFAULT_SWITCHES if switches is None else switches
     if not isinstance(sw, Switches):
         raise hr.InvalidArgument("switches must be a Switches value")
     exts = _extensions(extensions)

@@ -52,7 +52,11 @@ def seat_ids(players: int) -> tuple[str, ...]:
     """``p00``, ``p01``, ... (zero-padded so that id order is seat order)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 100:
         raise hr.InvalidArgument(f"seat count must be an int from 1 to 100, got {players!r}")
-    return tuple(f"p{i:02d}" for i in range(players))
+    return _SEAT_IDS[:players]
+
+
+_SEAT_IDS = tuple(f"p{i:02d}" for i in range(100))
+"""Every seat id up to the largest table :func:`seat_ids` accepts, built once (every deal names its seats)."""
 
 
 def deal(cards: Sequence[str], seed: int) -> dict[str, str]:
