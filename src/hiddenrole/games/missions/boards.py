@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -114,16 +115,31 @@ def _check(got: tuple[str, ...]) -> None:
             raise hr.InvalidBoard(f"{r} needs {partner} on the table")
 
 
+MAX_COMPOSITIONS = 256
+"""How many distinct (variant, players, roles) requests :func:`composition` remembers (a bound on memory)."""
+
+
 def composition(variant: str = AVALON, players: int = 7, roles: Iterable[str] = ()) -> tuple[str, ...]:
     """The roles of a preset table, sorted: the variant's fixed roles, the chosen optional
     ones, then plain servants and minions up to the player count's evil seats.
 
     The Resistance has no special roles; Avalon always adds Merlin and the Assassin.
     """
-    if variant not in VARIANTS:
-        raise hr.InvalidBoard(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     if isinstance(roles, str):
         raise hr.InvalidArgument("roles must be a sequence of role names, not one string")
+    wanted = tuple(roles)
+    try:
+        hash((variant, players, wanted))
+    except TypeError:  # an unhashable argument: refused (or built) without the cache
+        return _composition.__wrapped__(variant, players, wanted)
+    return _composition(variant, players, wanted)
+
+
+@functools.lru_cache(maxsize=MAX_COMPOSITIONS, typed=True)
+def _composition(variant: str, players: int, roles: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`composition` for hashable arguments, remembered: every new table asks again (refusals are not kept)."""
+    if variant not in VARIANTS:
+        raise hr.InvalidBoard(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     evil = evil_count(players)
     specials = [MERLIN, ASSASSIN] if variant == AVALON else []
     for name in roles:

@@ -347,7 +347,8 @@ def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
 
 def setup_game(view: hr.GameView) -> list[hr.Effect]:
     """Refuse to start an illegal table (M1, M19); the game itself needs no setup effects."""
-    check_composition([p.role for p in view.all_players()])
+    # Legality ignores seat order; sorted, the list is the one dealt and composed (checked once, remembered).
+    check_composition(sorted(p.role for p in view.all_players()))
     return []
 
 

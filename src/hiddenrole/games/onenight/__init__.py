@@ -265,14 +265,23 @@ class _GameSetup:
         self.center = center
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
-        seated = [p.role for p in view.all_players()]
-        if len(seated) < MIN_PLAYERS:
-            raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(seated)} seated")
-        check_cards([*seated, *self.center], "seats and centre")
-        out = [hr.set_var(hr.GAME, center_key(s), c) for s, c in zip(CENTER_SLOTS, self.center, strict=True)]
-        wolves = dealt(view, WEREWOLF)
-        out.append(hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ())))
-        return out
+        players = view.all_players()
+        if len(players) < MIN_PLAYERS:
+            raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
+        # The box's limits ignore order; sorted, seats and centre are the dealt deck (checked once, remembered).
+        check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
+        c0, c1, c2 = self.center
+        wolves = [p.id for p in players if p.role == WEREWOLF]
+        return [
+            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
+            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
+            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
+            hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ())),
+        ]
+
+
+_CENTER_KEYS = tuple(center_key(s) for s in CENTER_SLOTS)
+"""The game variable of each centre slot, in slot order."""
 
 
 def rules(center: Sequence[hr.RoleType], *, minion_clause: bool = False) -> hr.Rules:

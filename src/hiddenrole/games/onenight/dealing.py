@@ -6,6 +6,7 @@ The kernel has no randomness, so dealing happens here, before the game, from a
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -52,6 +53,16 @@ class Deal(NamedTuple):
 def seat_id(index: int) -> str:
     """The id of seat ``index`` (``p0``, ``p1``, ...)."""
     return f"p{index}"
+
+
+MAX_PLAYERS_CACHED = 64
+"""How many table sizes :func:`_seat_ids` remembers (a bound: sizes beyond are rebuilt)."""
+
+
+@functools.lru_cache(maxsize=MAX_PLAYERS_CACHED)
+def _seat_ids(players: int) -> tuple[str, ...]:
+    """``p0``..``p<players-1>``, built once per table size (every deal names its seats)."""
+    return tuple(seat_id(i) for i in range(players))
 
 
 def _players(players: object) -> int:
@@ -120,7 +131,7 @@ def deal(deck: Sequence[hr.RoleType], players: int, seed: int) -> Deal:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
     random.Random(seed).shuffle(cards)
-    seats = tuple((seat_id(i), cards[i]) for i in range(players))
+    seats = tuple(zip(_seat_ids(players), cards))
     c0, c1, c2 = cards[players:]
     return Deal(seats, (c0, c1, c2))
 
