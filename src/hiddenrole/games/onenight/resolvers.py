@@ -79,8 +79,9 @@ def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
 
 
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
-    """The card ``player_id`` holds now (god view)."""
-    return view.var(hr.GAME.of(player_id), VAR_CARD)
+    """The card ``player_id`` holds now (god view; ``""`` for a seat that does not exist)."""
+    p = view.player(player_id)  # the seat's own game variable, read from its record
+    return "" if p is None else p.vars.get(VAR_CARD, "")
 
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import hiddenrole as hr
 
-from .resolvers import held_card
-from .vocab import MINION, TANNER, TANNER_CAMP, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
+from .vocab import MINION, TANNER, TANNER_CAMP, VAR_CARD, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
 
 __all__ = ["decide", "check_victory", "check_victory_with_minion_clause"]
 
@@ -28,11 +27,17 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     """
     if view.var(hr.GAME, VAR_VOTE_SETTLED) != hr.VAR_PRESENT:
         return None
-    held = {p.id: held_card(view, p.id) for p in view.all_players()}
-    dead = [p.id for p in view.all_players() if not p.alive]
-    wolf_in_play = WEREWOLF in held.values()
-    wolf_died = any(held[p] == WEREWOLF for p in dead)
-    tanner_died = any(held[p] == TANNER for p in dead)
+    # One pass over the records: a seat's held card is its own ``card`` game variable.
+    held: list[hr.RoleType] = []
+    dead: list[hr.RoleType] = []  # the cards the dead hold
+    for p in view.all_players():
+        card = p.vars.get(VAR_CARD, "")
+        held.append(card)
+        if not p.alive:
+            dead.append(card)
+    wolf_in_play = WEREWOLF in held
+    wolf_died = WEREWOLF in dead
+    tanner_died = TANNER in dead
     winners: list[hr.Camp] = []
     if wolf_died or (not wolf_in_play and not dead):
         winners.append(VILLAGE)
@@ -40,7 +45,7 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
         winners.append(TANNER_CAMP)
     if wolf_in_play and not wolf_died and not tanner_died:
         winners.append(WOLF)
-    if minion_clause and not wolf_in_play and MINION in held.values() and any(held[p] != MINION for p in dead):
+    if minion_clause and not wolf_in_play and MINION in held and any(card != MINION for card in dead):
         winners.append(WOLF)
     return tuple(sorted(set(winners)))
 
