@@ -131,7 +131,7 @@ def deal(deck: Sequence[hr.RoleType], players: int, seed: int) -> Deal:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
     random.Random(seed).shuffle(cards)
-    seats = tuple(zip(_seat_ids(players), cards))
+    seats = tuple(zip(_seat_ids(players), cards[:players], strict=True))
     c0, c1, c2 = cards[players:]
     return Deal(seats, (c0, c1, c2))
 

@@ -83,7 +83,7 @@ def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ..
     """Whether the census reads the same from both: each record the same alive flag, camp and category."""
     if len(before) != len(now):
         return False
-    for a, b in zip(before, now):
+    for a, b in zip(before, now, strict=True):
         if a is b:
             continue
         if a.alive != b.alive:
