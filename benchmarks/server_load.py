@@ -86,12 +86,16 @@ def _rss_kib(pid: int) -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, src: str | None = None) -> None:
+        """``hiddenrole serve`` on ``db``; with ``src``, the package from that source tree (``--ref``)."""
         self.port = _free_port()
         prof = os.environ.get("SERVER_PROFILE")
         pre = ["-m", "cProfile", "-o", prof] if prof else []
         cmd = [sys.executable, *pre, "-m", "hiddenrole.cli", "serve", "--db", db, "--port", str(self.port)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        env = dict(os.environ)
+        if src is not None:
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH", "")) if p)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         if "serving on" not in line:
@@ -305,8 +309,9 @@ def run(
     views: bool,
     burst: bool = False,
     talk: int = TALK,
+    src: str | None = None,
 ) -> dict[str, Any]:
-    servers = [Server(db) for db in dbs]
+    servers = [Server(db, src) for db in dbs]
     ctx = mp.get_context("spawn")
     procs: list[Any] = []
     try:
@@ -389,17 +394,32 @@ def run(
     return out
 
 
-def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) -> dict[str, Any]:
-    """Run ``n`` times, each on a fresh database (``dbs(k)``); the median run by acks/s, with the spread."""
-    runs = []
-    for k in range(n):
-        runs.append(run(label, dbs(k), *args))
-    runs.sort(key=lambda r: r["acks_per_s"])
+REF: list[str] = []
+"""``--ref SRC``: a source tree (e.g. ``git archive`` of main's ``src``) whose server runs before each run, as a same-run reference."""
+
+
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    runs = sorted(runs, key=lambda r: r["acks_per_s"])
     mid = dict(runs[len(runs) // 2])
     mid["runs"] = len(runs)
     mid["acks_per_s_range"] = [runs[0]["acks_per_s"], runs[-1]["acks_per_s"]]
     mid["cpu_per_1000_range"] = sorted(r["server_cpu_s_per_1000_acks"] for r in runs)
     return mid
+
+
+def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) -> list[dict[str, Any]]:
+    """Run ``n`` times, each on a fresh database (``dbs(k)``); the median run by acks/s, with the spread.
+
+    With ``--ref``, the reference server runs right before each run (interleaved, so both
+    see the same machine load) and its median comes first, labelled ``... (ref)``.
+    """
+    runs: list[dict[str, Any]] = []
+    refs: list[dict[str, Any]] = []
+    for k in range(n):
+        if REF:
+            refs.append(run(f"{label} (ref)", dbs(100 + k), *args, src=REF[0]))
+        runs.append(run(label, dbs(k), *args))
+    return ([_median(refs)] if refs else []) + [_median(runs)]
 
 
 def main() -> int:
@@ -424,7 +444,14 @@ def main() -> int:
         action="store_true",
         help="also run SQLite on /dev/shm, where fsync costs nothing: the server's own ceiling (not durable)",
     )
+    ap.add_argument(
+        "--ref",
+        metavar="SRC",
+        help="a source tree (git archive of another commit's src/) whose server runs before each run, as a same-run reference",
+    )
     args = ap.parse_args()
+    if args.ref:
+        REF.append(os.path.abspath(args.ref))
     if args.quick:
         args.tables, args.seconds, args.no_postgres = 5, 3.0, True
     stores = set(args.stores.split(","))
@@ -434,26 +461,23 @@ def main() -> int:
     rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk)
     with tempfile.TemporaryDirectory() as tmp:
         if "sqlite" in stores:
-            results.append(repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest))
+            results += repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest)
         if args.tmpfs and os.path.isdir("/dev/shm"):
             with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
-                results.append(
-                    repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
-                )
+                results += repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
         if stores & {"postgresql", "postgresql2"}:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
             with EmbeddedPostgres() as pg:
                 if "postgresql" in stores:
-                    one = repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
-                    results.append(one)
+                    results += repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
 
                 def two(k: int) -> list[str]:
                     url = pg.create_database(f"two{k}")
                     return [url, url]
 
                 if "postgresql2" in stores:
-                    results.append(repeated(args.repeat, "postgresql", two, *rest))
+                    results += repeated(args.repeat, "postgresql2", two, *rest)
     for r in results:
         print("RESULT " + json.dumps(r, sort_keys=True))
     return 0
