@@ -204,7 +204,7 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
                     talk[key[:2]] = WORK["talk"]
                     acted.add(key)
-                    for line in range(said, int(WORK["talk"])):
+                    for line in range(int(said), int(WORK["talk"])):
                         n += 1
                         sent[f"m{n}"] = time.perf_counter()
                         say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
