@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
 
 __all__ = ["PUSH_EXTENSION", "PushWebSocketProtocol", "Write", "push_writer"]
 
@@ -47,11 +46,10 @@ class PushWebSocketProtocol(WebSocketsSansIOProtocol):
         """Frame and write ``payloads`` (the ASGI ``websocket.send`` of each, in one transport write)."""
         if not self.handshake_complete or self.close_sent or self.disconnected or self.transport.is_closing():
             return None
-        try:
-            for p in payloads:
-                self.conn.send_text(p)
-        except InvalidState:
+        if self.conn.state.name != "OPEN":  # the client began closing: websockets would refuse to send
             return None
+        for p in payloads:
+            self.conn.send_text(p)
         self.transport.write(b"".join(self.conn.data_to_send()))
         return int(self.transport.get_write_buffer_size())
 
