@@ -597,8 +597,16 @@ class Hub:
                 _log.exception("cannot re-arm a stored table", extra={"table": info.id})
 
     def _changed(self, note: Any) -> None:
+        """A store notice (on the store's notice thread): wake the loop only if a room we hold is behind.
+
+        Most notices are this process's own commits, which its rooms applied before committing;
+        waking the event loop for each of them cost a thread hand-off per move for nothing.
+        """
         loop = self._loop
         if loop is None or loop.is_closed():
+            return
+        room = self.rooms.get(note.table)
+        if room is None or note.seq <= room.game.seq:  # (``Table.seq`` takes the table's own lock)
             return
         loop.call_soon_threadsafe(self._schedule_catch_up, note.table, note.seq)
 
