@@ -61,7 +61,12 @@ from hiddenrole.server.serve import event_loop_factory
 SEATS = 9
 TALK = 10
 """Default lines each living seat says per phase where it may speak (``--talk``: table talk between the votes)."""
-WORK: dict[str, int] = {"talk": TALK}
+TALK_MARGIN = 0.0
+"""Seconds before the phase's (public) deadline after which a seat starts no new line (``--talk-margin``).
+The default starts none once the deadline has passed: such a line would land after the phase ended
+and be refused (``MESSAGE_NOT_ALLOWED``). A seat whose board lags the server by more than the margin
+stops talking for that phase; at 50 tables, 0.1 s cut most of the talk."""
+WORK: dict[str, float] = {"talk": TALK, "margin": TALK_MARGIN}
 """The client process's workload settings (set from the command line in each client process)."""
 BURST: list[bool] = []
 """``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
@@ -86,12 +91,16 @@ def _rss_kib(pid: int) -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, src: str | None = None) -> None:
+        """``hiddenrole serve`` on ``db``; with ``src``, the package from that source tree (``--ref``)."""
         self.port = _free_port()
         prof = os.environ.get("SERVER_PROFILE")
         pre = ["-m", "cProfile", "-o", prof] if prof else []
         cmd = [sys.executable, *pre, "-m", "hiddenrole.cli", "serve", "--db", db, "--port", str(self.port)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        env = dict(os.environ)
+        if src is not None:
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH", "")) if p)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         if "serving on" not in line:
@@ -138,10 +147,12 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
     sent: dict[str, float] = {}
     n = 0
     acted: set[tuple[str, int, int]] = set()
-    talk: dict[tuple[str, int], int] = {}
+    talk: dict[tuple[str, int], float] = {}
     ws, first = opened
     queue: list[dict[str, Any]] = [first]
     board: dict[str, Any] = first["view"]
+    deadline: float | None = None
+    """The phase's deadline (Unix seconds) as last pushed: public, the same for every reader."""
     try:
         async with asyncio.timeout_at(until):  # one timer for the seat, not one per message
             while True:
@@ -169,6 +180,8 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                             queue.append({"type": "update", "version": m["version"], "retry": True})
                     continue
                 got = m.get("board") or m.get("view")
+                if "deadline" in m:
+                    deadline = None if m["deadline"] is None else m["deadline"] / 1000
                 if got is not None:
                     board = got
                 elif kind != "update":
@@ -181,6 +194,9 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     continue
                 options = choices(config, v, rng)
                 said = talk.get(key[:2], 0)
+                late = deadline is not None and deadline - time.time() < WORK["margin"]
+                if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and late:
+                    continue  # too close to the deadline to start a line: wait for the next phase
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and not BURST:
                     talk[key[:2]] = said + 1
                     options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
@@ -188,7 +204,7 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     # Talk needs no fresh view: the seat's remaining lines for this phase go out at once.
                     talk[key[:2]] = WORK["talk"]
                     acted.add(key)
-                    for line in range(said, WORK["talk"]):
+                    for line in range(int(said), int(WORK["talk"])):
                         n += 1
                         sent[f"m{n}"] = time.perf_counter()
                         say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
@@ -267,9 +283,11 @@ def clients(
     views: bool,
     burst: bool,
     talk: int,
+    margin: float = TALK_MARGIN,
 ) -> None:
     """One client process: open its tables' seats, say ready, wait for go, play, send the stats back."""
     WORK["talk"] = talk
+    WORK["margin"] = margin
     if burst:
         BURST.append(True)
     if views:
@@ -305,8 +323,11 @@ def run(
     views: bool,
     burst: bool = False,
     talk: int = TALK,
+    margin: float = TALK_MARGIN,
+    *,
+    src: str | None = None,
 ) -> dict[str, Any]:
-    servers = [Server(db) for db in dbs]
+    servers = [Server(db, src) for db in dbs]
     ctx = mp.get_context("spawn")
     procs: list[Any] = []
     try:
@@ -317,7 +338,7 @@ def run(
             mine, theirs = ctx.Pipe()
             share = list(range(k, tables, max(1, min(n_clients, tables))))
             proc = ctx.Process(
-                target=clients, args=(theirs, ends, share, phase, seconds, views, burst, talk), daemon=True
+                target=clients, args=(theirs, ends, share, phase, seconds, views, burst, talk, margin), daemon=True
             )
             proc.start()
             procs.append(proc)
@@ -362,6 +383,7 @@ def run(
         "pushed": "views" if views else "board",
         "talk": "burst" if burst else "one at a time",
         "talk_lines": talk,
+        "talk_margin_s": margin,
         "phase_s": phase,
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
@@ -389,17 +411,33 @@ def run(
     return out
 
 
-def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) -> dict[str, Any]:
-    """Run ``n`` times, each on a fresh database (``dbs(k)``); the median run by acks/s, with the spread."""
-    runs = []
-    for k in range(n):
-        runs.append(run(label, dbs(k), *args))
-    runs.sort(key=lambda r: r["acks_per_s"])
+REF: list[str] = []
+"""``--ref SRC``: a source tree (e.g. ``git archive`` of main's ``src``) whose server runs before each
+run, as a same-run reference."""
+
+
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    runs = sorted(runs, key=lambda r: r["acks_per_s"])
     mid = dict(runs[len(runs) // 2])
     mid["runs"] = len(runs)
     mid["acks_per_s_range"] = [runs[0]["acks_per_s"], runs[-1]["acks_per_s"]]
     mid["cpu_per_1000_range"] = sorted(r["server_cpu_s_per_1000_acks"] for r in runs)
     return mid
+
+
+def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) -> list[dict[str, Any]]:
+    """Run ``n`` times, each on a fresh database (``dbs(k)``); the median run by acks/s, with the spread.
+
+    With ``--ref``, the reference server runs right before each run (interleaved, so both
+    see the same machine load) and its median comes first, labelled ``... (ref)``.
+    """
+    runs: list[dict[str, Any]] = []
+    refs: list[dict[str, Any]] = []
+    for k in range(n):
+        if REF:
+            refs.append(run(f"{label} (ref)", dbs(100 + k), *args, src=REF[0]))
+        runs.append(run(label, dbs(k), *args))
+    return ([_median(refs)] if refs else []) + [_median(runs)]
 
 
 def main() -> int:
@@ -415,6 +453,12 @@ def main() -> int:
     ap.add_argument("--talk", type=int, default=TALK, help="lines each living seat says per phase where it may speak")
     ap.add_argument("--burst", action="store_true", help="a seat sends all its talk lines for a phase at once")
     ap.add_argument(
+        "--talk-margin",
+        type=float,
+        default=TALK_MARGIN,
+        help="seconds before the deadline after which a seat starts no new line (0: talk to the end)",
+    )
+    ap.add_argument(
         "--stores",
         default="sqlite,postgresql,postgresql2",
         help="which runs: sqlite, postgresql, postgresql2 (two processes)",
@@ -424,36 +468,40 @@ def main() -> int:
         action="store_true",
         help="also run SQLite on /dev/shm, where fsync costs nothing: the server's own ceiling (not durable)",
     )
+    ap.add_argument(
+        "--ref",
+        metavar="SRC",
+        help="a source tree (git archive of another commit's src/) whose server runs before each run (reference)",
+    )
     args = ap.parse_args()
+    if args.ref:
+        REF.append(os.path.abspath(args.ref))
     if args.quick:
         args.tables, args.seconds, args.no_postgres = 5, 3.0, True
     stores = set(args.stores.split(","))
     if args.no_postgres:
         stores -= {"postgresql", "postgresql2"}
     results = []
-    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk)
+    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk, args.talk_margin)
     with tempfile.TemporaryDirectory() as tmp:
         if "sqlite" in stores:
-            results.append(repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest))
+            results += repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest)
         if args.tmpfs and os.path.isdir("/dev/shm"):
             with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
-                results.append(
-                    repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
-                )
+                results += repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
         if stores & {"postgresql", "postgresql2"}:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
             with EmbeddedPostgres() as pg:
                 if "postgresql" in stores:
-                    one = repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
-                    results.append(one)
+                    results += repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
 
                 def two(k: int) -> list[str]:
                     url = pg.create_database(f"two{k}")
                     return [url, url]
 
                 if "postgresql2" in stores:
-                    results.append(repeated(args.repeat, "postgresql", two, *rest))
+                    results += repeated(args.repeat, "postgresql2", two, *rest)
     for r in results:
         print("RESULT " + json.dumps(r, sort_keys=True))
     return 0

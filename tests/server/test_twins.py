@@ -176,3 +176,28 @@ def test_planted_leak_in_the_board_is_caught(worlds: tuple[World, World], monkey
     a, b = worlds
     leak, _ = run_twins(a, b)
     assert leak is not None and "board" in leak
+
+
+def test_planted_batch_carrying_other_readers_messages_is_caught(
+    worlds: tuple[World, World], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write batch built per room step for every connection (not per reader) hands p1 what other seats saw."""
+    from hiddenrole.server import rooms, wire
+    from hiddenrole.server.session import Session
+
+    real = rooms.Room._push_notice
+
+    def leaky(self: rooms.Room, reader: Any, n: hostapi.Notice) -> None:
+        real(self, reader, n)
+        if reader is None:
+            return
+        other = wire.encode({"type": "update", "version": n.version, "events": list(n.events), "chat": list(n.chat)})
+        for r, conns in sorted(self.conns.items(), key=lambda kv: str(kv[0])):
+            for c in conns:
+                if r != reader and isinstance(c, Session):
+                    c.push(other, {})
+
+    monkeypatch.setattr(rooms.Room, "_push_notice", leaky)
+    a, b = worlds
+    leak, _ = run_twins(a, b)
+    assert leak is not None

@@ -37,6 +37,7 @@ from .limits import (
     MAX_TIMEOUT,
     MIN_TIMEOUT,
 )
+from .pushws import push_writer
 from .rooms import Hub, Room, TableSettings
 from .session import Session
 from .storage import FINISHED, OPEN, PLAYING, SeatUnavailable, Store, TableNotFound
@@ -437,7 +438,7 @@ class Lobby:
                     data = msg.get("bytes") or b""
                 yield data
 
-        session = Session(self.hub, send, close)
+        session = Session(self.hub, send, close, push_writer(ws.scope))
         await session.run(frames())
 
 

@@ -26,6 +26,9 @@ MAX_STRIKES: Final = 50
 """Messages a connection may have refused for rate or shape before it is closed."""
 MAX_OUTBOX: Final = 1024
 """Messages queued to one slow connection before it is closed (it reconnects and resyncs)."""
+MAX_OUTBOX_BYTES: Final = 1024 * 1024
+"""Bytes a connection's transport may hold unsent before the connection is closed as too slow
+(the frames-at-once path, ``pushws`` and TCP; it reconnects and resyncs)."""
 MAX_REMEMBERED_RESULTS: Final = 4096
 """Recent refusals remembered per table, so a retried move id gets its first answer."""
 HELLO_TIMEOUT: Final = 10.0

@@ -287,14 +287,15 @@ class Room:
         for c in list(conns):
             c.push(data, message)
 
-    def _push_notice(self, reader: Reader, n: Notice) -> None:
+    def _push_notice(self, reader: Reader, n: Notice, state: dict[str, Any] | None = None) -> None:
+        """``reader``'s update to each of its connections (``state``: the table's public state, once per fan-out)."""
         conns = self.conns.get(reader)
         if not conns:
             return
         base: dict[str, Any] = {
             "type": "update",
             "version": n.version,
-            **self.table_state(),
+            **(state or self.table_state()),
             "events": list(n.events),
             "chat": list(n.chat),
         }
@@ -325,10 +326,11 @@ class Room:
             c.push(plain, base)
 
     def _fan_out(self, notices: dict[Reader, Notice]) -> None:
+        state = self.table_state()
         for reader in self.game.readers:
             n = notices.get(reader)
             if n is not None:
-                self._push_notice(reader, n)
+                self._push_notice(reader, n, state)
 
     def broadcast_state(self) -> None:
         """Tell every reader the table's public state changed (paused, resumed, ended)."""
@@ -595,8 +597,16 @@ class Hub:
                 _log.exception("cannot re-arm a stored table", extra={"table": info.id})
 
     def _changed(self, note: Any) -> None:
+        """A store notice (on the store's notice thread): wake the loop only if a room we hold is behind.
+
+        Most notices are this process's own commits, which its rooms applied before committing;
+        waking the event loop for each of them cost a thread hand-off per move for nothing.
+        """
         loop = self._loop
         if loop is None or loop.is_closed():
+            return
+        room = self.rooms.get(note.table)
+        if room is None or note.seq <= room.game.seq:  # (``Table.seq`` takes the table's own lock)
             return
         loop.call_soon_threadsafe(self._schedule_catch_up, note.table, note.seq)
 

@@ -22,6 +22,7 @@ import uvicorn
 
 from .app import Lobby, ServerConfig, create_app
 from .limits import MAX_FRAME_BYTES, SHUTDOWN_GRACE, STORAGE_THREADS, SWITCH_INTERVAL
+from .pushws import PushWebSocketProtocol
 from .rooms import Clock, Hub
 from .storage import Store, open_store
 from .tcp import serve_tcp
@@ -73,7 +74,8 @@ def _uvicorn(app: Any, host: str, port: int) -> _Server:
         app,
         host=host,
         port=port,
-        ws="websockets-sansio",
+        # websockets-sansio, plus the push extension: a session's frames leave in one write (pushws).
+        ws=PushWebSocketProtocol,
         ws_max_size=MAX_FRAME_BYTES,
         # No permessage-deflate: compressing every pushed update took about a quarter of the
         # event loop under load (benchmarks/server_load.py), for messages of a few hundred bytes.

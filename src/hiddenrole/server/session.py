@@ -19,11 +19,13 @@ from .limits import (
     HELLO_TIMEOUT,
     MAX_FRAME_BYTES,
     MAX_OUTBOX,
+    MAX_OUTBOX_BYTES,
     MAX_STRIKES,
     RATE_BURST,
     RATE_PER_SECOND,
     SHUTDOWN_GRACE,
 )
+from .pushws import Write
 from .rooms import Hub, Room
 from .storage import TableNotFound
 
@@ -62,10 +64,17 @@ class Session:
         hub: Hub,
         send: Callable[[bytes], Awaitable[None]],
         close: Callable[[int, str], Awaitable[None]],
+        write: Write | None = None,
     ) -> None:
         self.hub = hub
         self._send = send
         self._close = close
+        self._write = write
+        """Writes several frames at once, synchronously (``pushws``; TCP): messages queued in one
+        turn of the event loop leave in one transport write. Without it, a writer task sends each."""
+        self._pending: list[bytes] = []
+        self._armed = False
+        self._loop = asyncio.get_running_loop()
         self.reader: str | None = None
         self.wants_views = False
         self.wants_board = False
@@ -80,19 +89,49 @@ class Session:
         self.handling = False
         """A message is being answered (graceful shutdown waits for it)."""
         self._writer_task: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ pushing (called by the room)
 
     def push(self, data: bytes, message: dict[str, Any]) -> None:
+        """Queue one encoded message; what is queued in this turn of the event loop leaves together."""
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(data)
-        except asyncio.QueueFull:  # a client this slow reconnects and resyncs
-            self.closing = True
-            _log.info("slow client dropped", extra={"table": self.room.id if self.room else ""})
-            self.outbox = asyncio.Queue(1)
-            self.outbox.put_nowait(None)
+        self._pending.append(data)
+        if not self._armed:
+            self._armed = True
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Hand the queued messages, in order, to the transport (one write) or to the writer task."""
+        self._armed = False
+        frames, self._pending = self._pending, []
+        if not frames:
+            return
+        if self._write is not None:
+            backlog = self._write(frames)
+            if backlog is not None and backlog > MAX_OUTBOX_BYTES and not self.closing:
+                self._drop_slow()
+            return
+        for data in frames:
+            try:
+                self.outbox.put_nowait(data)
+            except asyncio.QueueFull:
+                self._drop_slow()
+                return
+
+    async def _close_slow(self) -> None:
+        await self._close(1008, "too slow: reconnect and resync")
+
+    def _drop_slow(self) -> None:
+        """A client this slow is closed (it reconnects and resyncs) rather than buffered without bound."""
+        self.closing = True
+        _log.info("slow client dropped", extra={"table": self.room.id if self.room else ""})
+        if self._write is not None:
+            self._closer = self._loop.create_task(self._close_slow())
+            return
+        self.outbox = asyncio.Queue(1)
+        self.outbox.put_nowait(None)
 
     def reply(self, message: dict[str, Any]) -> None:
         self.push(wire.encode(message), message)
@@ -113,6 +152,11 @@ class Session:
         if self.closing:
             return
         self.closing = True
+        if self._write is not None:
+            self._flush()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._close(code, reason), timeout)
+            return
         writer = self._writer_task
         try:
             if writer is None or writer.done():
@@ -126,7 +170,8 @@ class Session:
     # ------------------------------------------------------------------ reading
 
     async def run(self, messages: AsyncIterator[bytes | str]) -> None:
-        writer = self._writer_task = asyncio.get_running_loop().create_task(self._writer())
+        writer = None if self._write is not None else self._loop.create_task(self._writer())
+        self._writer_task = writer
         self.hub.sessions.add(self)
         try:
             await self._read(messages)
@@ -134,11 +179,13 @@ class Session:
             self.hub.sessions.discard(self)
             if self.room is not None:
                 self.room.detach(self)
-            if not self.closing:
-                self.outbox.put_nowait(None) if self.outbox.empty() else None
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            self._flush()
+            if writer is not None:
+                if not self.closing:
+                    self.outbox.put_nowait(None) if self.outbox.empty() else None
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await writer
 
     async def _read(self, messages: AsyncIterator[bytes | str]) -> None:
         it = messages.__aiter__()
@@ -162,6 +209,7 @@ class Session:
 
     async def flush_and_close(self, code: int, reason: str) -> None:
         self.closing = True
+        self._flush()
         while not self.outbox.empty():
             data = self.outbox.get_nowait()
             if isinstance(data, bytes):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from . import wire
 from .limits import MAX_FRAME_BYTES
@@ -57,7 +57,14 @@ async def serve_tcp(hub: Hub, host: str, port: int) -> asyncio.Server:
                 if line.strip():
                     yield line
 
-        session = Session(hub, send, close)
+        def write(frames: Sequence[bytes]) -> int | None:
+            """The session's queued lines, in one write (their backlog, or ``None`` once closing)."""
+            if writer.is_closing():
+                return None
+            writer.write(b"\n".join(frames) + b"\n")
+            return writer.transport.get_write_buffer_size()
+
+        session = Session(hub, send, close, write)
         try:
             await session.run(lines())
         finally:
