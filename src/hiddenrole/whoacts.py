@@ -204,6 +204,13 @@ class WhoActs(EngineBase):
 
     def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
         """What ``player_id`` may submit now (the same answer submit and readiness use)."""
+        # A kept answer is read without the lock (see DESIGN.md, "Threads and re-entry"):
+        # it is only ever stored under the lock, from a whole board, and dropped by the
+        # step that changes the board before that step releases the lock.
+        if type(player_id) is str and not self._in_ext:
+            got = self._now.get(player_id)
+            if got is not None:
+                return got
         with self._lock:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
