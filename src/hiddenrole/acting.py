@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import islice
 
+from .compiled import ONE_TARGET, PLAIN_TARGETS
 from .config import PhaseStep
 from .effects import Effect, SkillUse
 from .enginebase import REENTRY
@@ -78,9 +79,13 @@ class Acting(Restoring):
             if p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
             step_for = table.step_for
-            step = step_for.get((p.role, skill)) or step_for.get(("", skill))
+            key = (p.role, skill)
+            step = step_for.get(key)
             if step is None:
-                raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+                key = ("", skill)
+                step = step_for.get(key)
+                if step is None:
+                    raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             gate = self._gate(player_id, skill)
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
@@ -89,12 +94,18 @@ class Acting(Restoring):
             for t in tgts:
                 if not isinstance(t, str):
                     raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
-            if step.checks_targets:
-                self._check_shaped_targets(step, player_id, tgts)
-            else:
+            mode = table.target_mode[key]
+            if mode == PLAIN_TARGETS:
                 for t in tgts:
                     if t:
                         self._check_target(step, t)
+            elif mode == ONE_TARGET and len(tgts) == 1 and tgts[0]:
+                # What _check_shaped_targets does for one target when the step admits one (no pool).
+                if not step.allow_self_target and tgts[0] == player_id:
+                    raise InvalidTargets(f"{step.skill!r} may not target oneself")
+                self._check_target(step, tgts[0])
+            else:
+                self._check_shaped_targets(step, player_id, tgts)
             if gate is not None:
                 for t in tgts:
                     if t and t not in gate:

@@ -745,6 +745,26 @@ def test_self_target_is_invalid_targets_when_forbidden() -> None:
     engine.submit("t", "SWAP", ["s", "w"])
 
 
+@pytest.mark.parametrize(
+    "shape",
+    [{}, {"max_targets": 1}, {"min_targets": 1, "max_targets": 1}, {"min_targets": 1}, {"max_targets": 3}],
+)
+def test_one_target_of_a_shaped_step_gets_every_check(shape: dict[str, int]) -> None:
+    """submit's one-target path for shaped steps refuses what the full check refuses, with its errors."""
+    engine = pool_game(step("thief", "SWAP", allow_self_target=False, **shape))
+    with pytest.raises(hr.InvalidTargets, match="'SWAP' may not target oneself"):
+        engine.submit("t", "SWAP", ["t"])
+    with pytest.raises(hr.TargetNotFound):
+        engine.submit("t", "SWAP", ["ghost"])
+    with pytest.raises(hr.TargetNotFound):
+        engine.submit("t", "SWAP", [""])
+    kill(engine, "w")
+    with pytest.raises(hr.TargetDead):
+        engine.submit("t", "SWAP", ["w"])
+    assert engine.pending_uses() == ()
+    assert engine.submit("t", "SWAP", ["s"]).targets == ("s",)
+
+
 def test_self_target_is_allowed_by_default() -> None:
     engine = pool_game(step("thief", "SWAP"))
     engine.submit("t", "SWAP", ["t"])
