@@ -86,7 +86,11 @@ class Acting(Restoring):
                 step = step_for.get(key)
                 if step is None:
                     raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
-            gate = self._gate(player_id, skill)
+            if self._b.usable is None:
+                gate: str | frozenset[str] | None = None
+            else:
+                gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked
+                gate = gates[skill] if gates is not None and skill in gates else self._gate(player_id, skill)
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:
