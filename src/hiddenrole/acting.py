@@ -75,8 +75,13 @@ class Acting(Restoring):
             offers = self._answers
             if offers is None:
                 offers = self._offers()
+            # A skill in the seat's kept allowed_skills answer has passed every check of that
+            # answer (may act, a step for the role, usable, in a simultaneous phase no step
+            # used): those checks are not repeated. Otherwise each runs, to name the refusal.
+            allowed = self._now.get(p.id)
+            vetted = allowed is not None and skill in allowed
             # Everyone the phase offers a skill may act; anyone else is asked the one rule.
-            if p.id not in offers and not self._may_act(p):
+            if not vetted and p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
             step_for = table.step_for
             key = (p.role, skill)
@@ -115,10 +120,11 @@ class Acting(Restoring):
                     if t and t not in gate:
                         raise InvalidTargets(f"{skill!r} may not target {t!r} now")
             if table.order is TurnOrder.SIMULTANEOUS:
-                siblings = table.siblings[(step.role, step.skill)]
-                for u in self._pending:
-                    if u.player_id == player_id and u.skill in siblings:
-                        raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
+                if not vetted:
+                    siblings = table.siblings[(step.role, step.skill)]
+                    for u in self._pending:
+                        if u.player_id == player_id and u.skill in siblings:
+                            raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
             elif sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
                 raise TooManySubmissions(f"{player_id!r} holds {MAX_PENDING_PER_SEAT} submissions this phase")
             in_turn = skill not in table.out_of_turn

@@ -356,6 +356,33 @@ def test_one_submission_per_group_however_many_skills_it_has() -> None:
     assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("a", "YES"), ("a", "NOTE"), ("b", "NO")]
 
 
+def test_a_used_step_is_refused_after_allowed_skills_was_asked_again() -> None:
+    """submit skips the checks a kept allowed_skills answer already made only for a skill in it."""
+    cfg = hr.Config(
+        "A",
+        {
+            "A": phase(
+                step("", "YES", required=True, group="vote"),
+                step("", "NO", required=True, group="vote"),
+                step("", "NOTE"),
+                next_phase=hr.END,
+            )
+        },
+    )
+    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    assert engine.allowed_skills("a") == ("YES", "NO", "NOTE")
+    engine.submit("a", "YES")
+    assert engine.allowed_skills("a") == ("NOTE",)  # the answer is kept again, without the group
+    for skill in ("YES", "NO"):
+        with pytest.raises(hr.AlreadySubmitted):
+            engine.submit("a", skill)
+    engine.submit("a", "NOTE")
+    assert engine.allowed_skills("a") == ()
+    with pytest.raises(hr.AlreadySubmitted):
+        engine.submit("a", "NOTE")
+    assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("a", "YES"), ("a", "NOTE")]
+
+
 def test_a_single_string_target_is_one_target() -> None:
     engine, _ = village()
     assert engine.submit("w1", "KILL", "v1").targets == ("v1",)
