@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import islice
 
+from .compiled import ONE_TARGET, PLAIN_TARGETS
 from .config import PhaseStep
 from .effects import Effect, SkillUse
 from .enginebase import REENTRY
@@ -74,14 +75,27 @@ class Acting(Restoring):
             offers = self._answers
             if offers is None:
                 offers = self._offers()
+            # A skill in the seat's kept allowed_skills answer has passed every check of that
+            # answer (may act, a step for the role, usable, in a simultaneous phase no step
+            # used): those checks are not repeated. Otherwise each runs, to name the refusal.
+            allowed = self._now.get(p.id)
+            vetted = allowed is not None and skill in allowed
             # Everyone the phase offers a skill may act; anyone else is asked the one rule.
-            if p.id not in offers and not self._may_act(p):
+            if not vetted and p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
             step_for = table.step_for
-            step = step_for.get((p.role, skill)) or step_for.get(("", skill))
+            key = (p.role, skill)
+            step = step_for.get(key)
             if step is None:
-                raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
-            gate = self._gate(player_id, skill)
+                key = ("", skill)
+                step = step_for.get(key)
+                if step is None:
+                    raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            if self._b.usable is None:
+                gate: str | frozenset[str] | None = None
+            else:
+                gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked
+                gate = gates[skill] if gates is not None and skill in gates else self._gate(player_id, skill)
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:
@@ -89,21 +103,28 @@ class Acting(Restoring):
             for t in tgts:
                 if not isinstance(t, str):
                     raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
-            if step.checks_targets:
-                self._check_shaped_targets(step, player_id, tgts)
-            else:
+            mode = table.target_mode[key]
+            if mode == PLAIN_TARGETS:
                 for t in tgts:
                     if t:
                         self._check_target(step, t)
+            elif mode == ONE_TARGET and len(tgts) == 1 and tgts[0]:
+                # What _check_shaped_targets does for one target when the step admits one (no pool).
+                if not step.allow_self_target and tgts[0] == player_id:
+                    raise InvalidTargets(f"{step.skill!r} may not target oneself")
+                self._check_target(step, tgts[0])
+            else:
+                self._check_shaped_targets(step, player_id, tgts)
             if gate is not None:
                 for t in tgts:
                     if t and t not in gate:
                         raise InvalidTargets(f"{skill!r} may not target {t!r} now")
             if table.order is TurnOrder.SIMULTANEOUS:
-                siblings = table.siblings[(step.role, step.skill)]
-                for u in self._pending:
-                    if u.player_id == player_id and u.skill in siblings:
-                        raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
+                if not vetted:
+                    siblings = table.siblings[(step.role, step.skill)]
+                    for u in self._pending:
+                        if u.player_id == player_id and u.skill in siblings:
+                            raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
             elif sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
                 raise TooManySubmissions(f"{player_id!r} holds {MAX_PENDING_PER_SEAT} submissions this phase")
             in_turn = skill not in table.out_of_turn

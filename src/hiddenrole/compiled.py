@@ -11,7 +11,7 @@ kept the same way per Config object, so Rules values that share a Config share i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .config import Config, PhaseConfig, PhaseStep, by_identity
 from .errors import InvalidPhase
@@ -54,6 +54,7 @@ class PhaseTable:
         "siblings",
         "step_for",
         "steps",
+        "target_mode",
     )
 
     def __init__(self, pc: PhaseConfig) -> None:
@@ -68,6 +69,10 @@ class PhaseTable:
         self.step_for: dict[tuple[RoleType, SkillType], PhaseStep] = {
             (s.role, s.skill): s for s in steps if s.skill and s.role != SYSTEM
         }
+        self.target_mode: dict[tuple[RoleType, SkillType], int] = {
+            key: _target_mode(s) for key, s in self.step_for.items()
+        }
+        """Per step key: how submit checks its targets (PLAIN_TARGETS, ONE_TARGET or SHAPED_TARGETS)."""
         self._skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
         reqs: list[Requirement] = []
         groups: dict[tuple[str, str], Requirement] = {}
@@ -118,6 +123,23 @@ class PhaseTable:
     def find_step(self, role: RoleType, skill: SkillType) -> PhaseStep | None:
         """The same answer as :meth:`Config.step_for`, from this phase's table."""
         return self.step_for.get((role, skill)) or self.step_for.get(("", skill))
+
+
+PLAIN_TARGETS: Final = 0
+"""A step with no target shape: each non-empty target is a seated player (alive unless the step allows the dead)."""
+ONE_TARGET: Final = 1
+"""A shaped step without a pool that admits one target: a single non-empty target needs only the
+no-self check and the one target check (the count and distinctness hold for one)."""
+SHAPED_TARGETS: Final = 2
+"""Any other shaped step: the full check (``Acting._check_shaped_targets``)."""
+
+
+def _target_mode(step: PhaseStep) -> int:
+    if not step.checks_targets:
+        return PLAIN_TARGETS
+    if not step.target_pool and step.min_targets <= 1 and (step.max_targets is None or step.max_targets >= 1):
+        return ONE_TARGET
+    return SHAPED_TARGETS
 
 
 EMPTY_TABLE = PhaseTable(PhaseConfig())

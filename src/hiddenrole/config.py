@@ -193,7 +193,11 @@ class Config:
         else the every-role step; ``None`` if there is none (the one step lookup for the
         kernel, agents, bots and the harness). Two dict lookups: the index is built once
         per Config value."""
-        own, every = by_identity(_STEP_INDEXES, self, _step_index)
+        hit = _STEP_INDEXES.get(id(self))  # by_identity's hit, without its frame (bots and agents call this per move)
+        if hit is not None and hit[0]() is self:
+            own, every = cast(StepIndex, hit[1])
+        else:
+            own, every = by_identity(_STEP_INDEXES, self, _step_index)
         return own.get((phase, role, skill)) or every.get((phase, skill))
 
     def compound_phases(self) -> frozenset[PhaseType]:

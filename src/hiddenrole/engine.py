@@ -43,6 +43,9 @@ class Engine(Phases):
     # ------------------------------------------------------------------ reading
 
     def status(self) -> Status:
+        got = self._status
+        if got is not None and not self._in_ext:
+            return got  # a kept answer needs no lock (see allowed_skills)
         with self._lock:
             self._guard()
             got = self._status

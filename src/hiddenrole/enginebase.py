@@ -237,7 +237,11 @@ class EngineBase:
         fn = self._b.victory
         if fn is None:
             return None
-        got = self._call(fn, self._view)
+        self._in_ext = True  # what _call does, without its frame (once per phase)
+        try:
+            got = fn(self._view)
+        finally:
+            self._in_ext = False
         if got is None:
             return None
         if isinstance(got, (str, bytes)) or not isinstance(got, Iterable):

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from .acting import Acting
 from .effects import Effect, frozen_map
+from .enginebase import REENTRY
 from .errors import (
     BoardAlreadyDecided,
     GameAlreadyStarted,
@@ -21,6 +22,7 @@ from .errors import (
     InvalidPlayerID,
     InvalidRole,
     PlayerExists,
+    ReentrantCall,
 )
 from .restoring import AllOrNothing
 from .transitions import phase_changed
@@ -87,13 +89,20 @@ class Phases(Acting):
         included) and, if the game ended, the ``GAME_ENDED`` effect.
         """
         with self._lock:
-            self._guard()
-            self._running()
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
             phase = s.phase
+            if phase in (START, END):
+                self._running()  # raises
             out: list[Effect] = []
             try:
-                got = self._call(self._b.resolvers[phase], tuple(self._pending), self._view)
+                resolver = self._b.resolvers[phase]
+                self._in_ext = True  # what _call does, without its frame (once per phase)
+                try:
+                    got = resolver(tuple(self._pending), self._view)
+                finally:
+                    self._in_ext = False
                 if got is not None:
                     self._apply_batch(got, self._resolver_names[phase], out)
                 # A list written by this very resolution (even an empty one) names actors
@@ -137,7 +146,8 @@ class Phases(Acting):
                 self._log.append(phase_changed(nxt, keep))
             self._board_changed()
             self._public(out)
-        self._dispatch()
+        if self._outbox:
+            self._dispatch()
         return tuple(out)
 
     def apply(self, *effects: Effect) -> tuple[Effect, ...]:

@@ -9,6 +9,7 @@ simultaneous phases, and finally the rules' ``usable`` gate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -112,9 +113,9 @@ class WhoActs(EngineBase):
             offers = self._offers()
         skills = offers.get(p.id, ())
         if skills:
-            if self._b.usable is not None:
-                mine = self._mine(p.id)
-                skills = tuple(k for k in skills if not isinstance(self._gate(p.id, k, mine), str))
+            fn = self._b.usable
+            if fn is not None:
+                skills = self._usable_only(fn, p.id, skills)
             if skills and self._pending:
                 table = self._tables[self._state.phase]
                 if table.order is TurnOrder.SIMULTANEOUS:
@@ -126,6 +127,26 @@ class WhoActs(EngineBase):
                         skills = tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
         self._now[p.id] = skills
         return skills
+
+    def _usable_only(
+        self, fn: Callable[..., Any], player_id: str, skills: tuple[SkillType, ...]
+    ) -> tuple[SkillType, ...]:
+        """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`)."""
+        gates = self._gates.get(player_id)
+        if gates is None:
+            gates = self._gates[player_id] = {}
+        mine: tuple[SkillUse, ...] | None = None
+        keep: list[SkillType] = []
+        for k in skills:
+            if k in gates:
+                gate = gates[k]
+            else:
+                if mine is None:
+                    mine = self._mine(player_id)
+                gate = gates[k] = self._ask_usable(fn, player_id, k, mine)
+            if not isinstance(gate, str):
+                keep.append(k)
+        return skills if len(keep) == len(skills) else tuple(keep)
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
         """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
@@ -162,17 +183,24 @@ class WhoActs(EngineBase):
             return gates[skill]
         if mine is None:
             mine = self._mine(player_id)
-        got = self._call(fn, player_id, skill, self._view, mine)
-        answer: str | frozenset[str] | None
-        if got is None:
-            answer = None
-        elif isinstance(got, str):
-            answer = got or NOT_USABLE
-        else:
-            targets = frozenset(ids_from(got, "usable"))
-            answer = targets if targets else NO_TARGET_NOW
-        gates[skill] = answer
+        answer = gates[skill] = self._ask_usable(fn, player_id, skill, mine)
         return answer
+
+    def _ask_usable(
+        self, fn: Callable[..., Any], player_id: str, skill: SkillType, mine: tuple[SkillUse, ...]
+    ) -> str | frozenset[str] | None:
+        """Call ``usable`` once (re-entry refused) and normalise its answer."""
+        self._in_ext = True
+        try:
+            got = fn(player_id, skill, self._view, mine)
+        finally:
+            self._in_ext = False
+        if got is None:
+            return None
+        if isinstance(got, str):
+            return got or NOT_USABLE
+        targets = frozenset(ids_from(got, "usable"))
+        return targets if targets else NO_TARGET_NOW
 
     # ------------------------------------------------------------------ the turn queue
 
@@ -204,28 +232,22 @@ class WhoActs(EngineBase):
 
     def allowed_skills(self, player_id: str) -> tuple[SkillType, ...]:
         """What ``player_id`` may submit now (the same answer submit and readiness use)."""
+        # A kept answer is read without the lock (see DESIGN.md, "Threads and re-entry"):
+        # it is only ever stored under the lock, from a whole board, and dropped by the
+        # step that changes the board before that step releases the lock.
+        if type(player_id) is str and not self._in_ext:
+            got = self._now.get(player_id)
+            if got is not None:
+                return got
         with self._lock:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             if type(player_id) is str:
-                got = self._now.get(player_id)
-                if got is not None:
-                    return got
-            offers = self._answers
-            if offers is None:
-                offers = self._offers()
-                if type(player_id) is str:
-                    got = self._now.get(player_id)
-                    if got is not None:
-                        return got
-            skills = offers.get(player_id) if type(player_id) is str else None
-            if skills is None:
-                if type(player_id) is not str or player_id not in self._state.players:
-                    self._player(player_id)  # raises: an unknown player is an error
-                return ()
-            if self._b.usable is None and not self._pending:
-                return skills
-            return self._allowed(self._state.players[player_id])
+                p = self._state.players.get(player_id)
+                if p is not None:
+                    return self._allowed(p)
+            self._player(player_id)  # raises unless a str subclass names a player
+            return ()
 
     def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
         """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.

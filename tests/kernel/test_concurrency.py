@@ -309,6 +309,51 @@ def test_every_engine_method_refuses_reentry_from_a_resolver(name: str) -> None:
     assert len(seen) == 1 and isinstance(seen[0], hr.ReentrantCall), seen
 
 
+@pytest.mark.parametrize("name", ["allowed_skills", "status"])
+def test_a_kept_answer_is_still_refused_to_an_extension_point(name: str) -> None:
+    """The lock-free readers check re-entry first: a kept answer never leaks into a batch."""
+    holder: list[hr.Engine] = []
+    seen: list[BaseException] = []
+    fields, _ = _hook("resolver", lambda: CALLBACKS[name](holder[0]), seen)
+    engine = counter_game(rules=counter_rules(**fields))
+    holder.append(engine)
+    CALLBACKS[name](engine)  # the answer is now kept
+    CALLBACKS[name](engine)
+    run_with_timeout(engine.end_phase)
+    assert len(seen) == 1 and isinstance(seen[0], hr.ReentrantCall), seen
+
+
+def test_a_kept_answer_read_from_another_thread_waits_for_a_running_extension_point() -> None:
+    """While a resolver runs, another thread's reader waits for the lock (not ReentrantCall,
+    not the kept answer of the board being resolved) and then answers for the new board."""
+    inside = threading.Event()
+    got: dict[str, Any] = {}
+
+    def reader(engine: hr.Engine) -> None:
+        inside.wait(TIMEOUT)
+        try:
+            got["status"] = engine.status()
+            got["skills"] = engine.allowed_skills("p0")
+        except BaseException as exc:
+            got["error"] = exc
+
+    def resolver(uses: object, view: object) -> list[hr.Effect]:
+        inside.set()
+        time.sleep(0.05)  # the reader runs meanwhile
+        return [hr.set_actors(LOOP, "p1")]
+
+    engine = counter_game(rules=counter_rules(resolvers={LOOP: resolver}))
+    engine.status()
+    assert engine.allowed_skills("p0") == (ACT,)  # both answers kept
+    t = threading.Thread(target=reader, args=(engine,))
+    t.start()
+    run_with_timeout(engine.end_phase)
+    t.join(TIMEOUT)
+    assert "error" not in got, got
+    assert got["status"] == engine.status()
+    assert got["skills"] == ()  # p0 is no longer named to act
+
+
 # ---------------------------------------------------------------- handlers
 
 

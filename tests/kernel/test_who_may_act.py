@@ -356,6 +356,33 @@ def test_one_submission_per_group_however_many_skills_it_has() -> None:
     assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("a", "YES"), ("a", "NOTE"), ("b", "NO")]
 
 
+def test_a_used_step_is_refused_after_allowed_skills_was_asked_again() -> None:
+    """submit skips the checks a kept allowed_skills answer already made only for a skill in it."""
+    cfg = hr.Config(
+        "A",
+        {
+            "A": phase(
+                step("", "YES", required=True, group="vote"),
+                step("", "NO", required=True, group="vote"),
+                step("", "NOTE"),
+                next_phase=hr.END,
+            )
+        },
+    )
+    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    assert engine.allowed_skills("a") == ("YES", "NO", "NOTE")
+    engine.submit("a", "YES")
+    assert engine.allowed_skills("a") == ("NOTE",)  # the answer is kept again, without the group
+    for skill in ("YES", "NO"):
+        with pytest.raises(hr.AlreadySubmitted):
+            engine.submit("a", skill)
+    engine.submit("a", "NOTE")
+    assert engine.allowed_skills("a") == ()
+    with pytest.raises(hr.AlreadySubmitted):
+        engine.submit("a", "NOTE")
+    assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("a", "YES"), ("a", "NOTE")]
+
+
 def test_a_single_string_target_is_one_target() -> None:
     engine, _ = village()
     assert engine.submit("w1", "KILL", "v1").targets == ("v1",)
@@ -743,6 +770,26 @@ def test_self_target_is_invalid_targets_when_forbidden() -> None:
     assert err.value.code == "INVALID_TARGETS"
     assert isinstance(err.value, hr.SkillNotAllowed)
     engine.submit("t", "SWAP", ["s", "w"])
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [{}, {"max_targets": 1}, {"min_targets": 1, "max_targets": 1}, {"min_targets": 1}, {"max_targets": 3}],
+)
+def test_one_target_of_a_shaped_step_gets_every_check(shape: dict[str, int]) -> None:
+    """submit's one-target path for shaped steps refuses what the full check refuses, with its errors."""
+    engine = pool_game(step("thief", "SWAP", allow_self_target=False, **shape))
+    with pytest.raises(hr.InvalidTargets, match="'SWAP' may not target oneself"):
+        engine.submit("t", "SWAP", ["t"])
+    with pytest.raises(hr.TargetNotFound):
+        engine.submit("t", "SWAP", ["ghost"])
+    with pytest.raises(hr.TargetNotFound):
+        engine.submit("t", "SWAP", [""])
+    kill(engine, "w")
+    with pytest.raises(hr.TargetDead):
+        engine.submit("t", "SWAP", ["w"])
+    assert engine.pending_uses() == ()
+    assert engine.submit("t", "SWAP", ["s"]).targets == ("s",)
 
 
 def test_self_target_is_allowed_by_default() -> None:

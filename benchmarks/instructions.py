@@ -1,0 +1,96 @@
+"""Instructions per random game, counted by valgrind: a speed measure the machine's load cannot move.
+
+On a shared machine wall-clock figures swing several-fold between runs (the calibrated
+ratios too, when the load changes between the reference and the games); the number of
+machine instructions a game executes does not. This plays ``games`` seeded games of each
+kind under the shared random policy (``random_policy.play``, no views or snapshots) inside
+``valgrind --tool=callgrind``, subtracts a run that plays none (start-up and imports), and
+prints instructions per game. The garbage collector is off and the hash seed fixed in the
+counted runs, so two trees compare like for like (a full collection otherwise lands at a
+different moment and moves a 30-game count by about 1%).
+
+Usage: ``python benchmarks/instructions.py [games] [werewolf,avalon,onenight]`` (default 30,
+all three). Needs ``valgrind``; the tree measured is the ``hiddenrole`` Python imports (put
+another tree's ``src`` first on ``PYTHONPATH`` to measure it, or a compiled build).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import hiddenrole as hr  # noqa: E402
+import random_policy  # noqa: E402
+
+KINDS = ("werewolf", "avalon", "onenight")
+DEFAULT_GAMES = 30
+_REFS = re.compile(r"refs:\s*([\d,]+)")
+
+
+def _games(kind: str) -> tuple[Callable[[int], tuple[hr.Rules, hr.Engine]], random_policy.Chooser | None]:
+    if kind == "werewolf":
+        import werewolf_bench
+
+        return werewolf_bench.new_game, None
+    if kind == "avalon":
+        import avalon_bench
+
+        return avalon_bench.new_game, avalon_bench.choose
+    if kind == "onenight":
+        import onenight_bench
+
+        return onenight_bench.new_game, None
+    raise SystemExit(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
+
+
+def play(kind: str, games: int) -> None:
+    """The counted part: ``games`` seeded games of ``kind``, as the benchmarks play them."""
+    new_game, chooser = _games(kind)
+    gc.disable()
+    tally = random_policy.Tally()
+    for seed in range(games):
+        rules, engine = new_game(seed)
+        engine.start()
+        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, measure=False)
+
+
+def count(kind: str, games: int) -> int:
+    """Instructions valgrind counts for a child that plays ``games`` games of ``kind``."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    cmd += [sys.executable, str(Path(__file__).resolve()), "--play", kind, str(games)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    found = _REFS.search(done.stderr)
+    if found is None:
+        raise SystemExit("valgrind printed no instruction count:\n" + done.stderr[-2000:])
+    return int(found.group(1).replace(",", ""))
+
+
+def main(argv: Sequence[str]) -> None:
+    if len(argv) >= 3 and argv[0] == "--play":
+        play(argv[1], int(argv[2]))
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("needs valgrind (apt-get install valgrind)")
+    games = int(argv[0]) if argv else DEFAULT_GAMES
+    kinds = argv[1].split(",") if len(argv) > 1 else list(KINDS)
+    out = {}
+    for kind in kinds:
+        per_game = (count(kind, games) - count(kind, 0)) / games
+        out[kind] = per_game
+        print(f"{kind:>9}: {per_game / 1e6:8.2f} M instructions/game ({games} games)", flush=True)
+    print(" ".join(f"{k}_minstr_per_game={v / 1e6:.3f}" for k, v in out.items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
