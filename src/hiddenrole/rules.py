@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias, runtime_checkable
 
-from .config import Config
+from .config import Config, by_identity
 from .effects import Effect, Event, SkillUse
 from .errors import InvalidArgument, InvalidConfig
 from .state import GameView
@@ -213,7 +213,9 @@ class Rules:
             raise InvalidConfig("Rules.logger must be a logging.Logger")
         for i, icpt in enumerate(self.interceptors):
             _fn(icpt, "intercept", f"interceptor #{i}")
-        self.config.validate()
+        # A Config is frozen, so its verdict is kept with it: a game that builds one Rules
+        # value per deal on a shared Config (One Night's centre) validates the Config once.
+        by_identity(_VALID_CONFIGS, self.config, _validated)
 
     def with_interceptors(self, *interceptors: InterceptorLike) -> Rules:
         """A copy with ``interceptors`` appended after the existing ones (run in order)."""
@@ -258,3 +260,12 @@ class Bound:
         self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
         self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
         self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")
+
+
+_VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}
+"""The Config values already validated (by identity, dropped with the value; a refusal is never kept)."""
+
+
+def _validated(config: Config) -> bool:
+    config.validate()  # raises for an invalid Config: nothing is kept then
+    return True

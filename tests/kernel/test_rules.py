@@ -204,6 +204,21 @@ def test_rules_config_must_be_a_config_and_is_validated() -> None:
         hr.Rules(bad, name="x", resolvers={NIGHT: resolve_night, DAY: resolve_day, SHOOT: resolve_shoot})
 
 
+def test_a_config_is_validated_once_and_a_refused_one_every_time() -> None:
+    """The verdict is kept with the frozen Config (one Rules per deal validates it once); a refusal never is."""
+    from hiddenrole import rules as rules_module
+
+    cfg = mini_config()
+    first = hr.Rules(cfg, name="x", resolvers=mini_rules().resolvers)
+    assert rules_module._VALID_CONFIGS[id(cfg)][1] is True
+    assert hr.Rules(cfg, name="y", resolvers=first.resolvers).config is cfg
+    bad = hr.Config(start_phase="NOWHERE", phases=dict(cfg.phases))
+    for _ in range(2):
+        with pytest.raises(hr.InvalidPhase):
+            hr.Rules(bad, name="x", resolvers=first.resolvers)
+    assert id(bad) not in rules_module._VALID_CONFIGS
+
+
 def test_every_leaf_phase_needs_a_resolver() -> None:
     rules = mini_rules(resolvers={NIGHT: resolve_night, DAY: resolve_day})
     with pytest.raises(hr.InvalidPhase):
