@@ -368,12 +368,17 @@ def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], 
     return _compiled("v", [f"return {{{', '.join(items)}}}"], env)
 
 
+_KEY_ORDERS = 256
+"""How many key orders of one sparse record get a compiled reader; items of any further
+order are read field by field (same result, slower), so hostile input cannot grow the table."""
+
+
 class _SparseRecord:
     """A record written without the fields at their default value: effects, the hot path
     of every save, restore and replay. A list of them is read in one loop with one lookup
     per key present, and written with one comparison per field."""
 
-    __slots__ = ("_by_key", "_cls", "_defaults", "_keys", "_nonempty", "write")
+    __slots__ = ("_by_key", "_by_order", "_cls", "_defaults", "_fields", "_keys", "_nonempty", "write")
 
     def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
         names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
@@ -384,6 +389,9 @@ class _SparseRecord:
         self._defaults = tuple(defaults.get(k) for k in names)
         self._by_key = {k: (i, kind.json_type, kind.read, kind.expected) for i, (k, kind) in enumerate(fields)}
         self._nonempty = names.index(nonempty)
+        self._fields = fields
+        self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
+        """One reader per key order met (see :meth:`_reader_for`), compiled on first sight."""
         env: dict[str, Any] = {}
         body = ["d = {}"]
         for i, (k, kind) in enumerate(fields):
@@ -405,25 +413,84 @@ class _SparseRecord:
         """The JSON object of one record (fields at their default left out)."""
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
-        """Every record of the JSON array ``v`` (already known to be a list)."""
-        new, cls, by_key, defaults, nonempty = tuple.__new__, self._cls, self._by_key, self._defaults, self._nonempty
-        out = []
+        """Every record of the JSON array ``v`` (already known to be a list).
+
+        A log writes the same few key orders over and over, so each item is read by
+        the reader compiled for its key order (one lookup, the type checks inline).
+        What that reader refuses, or a key order it cannot take, is read again by
+        :meth:`_read_one`, which names the exact fault.
+        """
+        by_order, compile_for, out = self._by_order, self._reader_for, []
         for n, item in enumerate(v):
-            if type(item) is not dict:
-                r.fail(f"{where}[{n}]", "expected an object")
-            vals = list(defaults)
-            for k, x in item.items():
-                got = by_key.get(k)
-                if got is None:
-                    r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-                i, json_type, read, expected = got
-                if type(x) is not json_type:
-                    r.fail(f"{where}[{n}].{k}", f"expected {expected}")
-                vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
-            if not vals[nonempty]:
-                r.fail(f"{where}[{n}]", f"missing or empty {self._keys[nonempty]}")
-            out.append(new(cls, vals))
+            if type(item) is dict:
+                order = tuple(item)
+                read = by_order.get(order)
+                if read is None:
+                    read = compile_for(order)
+                if read is not None:
+                    try:
+                        got = read(item)
+                    except GameError:
+                        got = None
+                    if got is not None:
+                        out.append(got)
+                        continue
+            out.append(self._read_one(item, r, f"{where}[{n}]"))
         return tuple(out)
+
+    def _reader_for(self, order: tuple[str, ...]) -> Callable[[dict[str, Any]], Any] | None:
+        """A reader for items with exactly these keys in this order; ``None`` when the order
+        names an unknown field, lacks the non-empty one, or too many orders were met already
+        (:data:`_KEY_ORDERS`: hostile input cannot grow the table without end).
+
+        The reader returns ``None`` (or raises a GameError) for an item it refuses; it never
+        returns a value :meth:`_read_one` would refuse."""
+        by_key = self._by_key
+        if len(self._by_order) >= _KEY_ORDERS:
+            return None
+        if any(k not in by_key for k in order) or self._keys[self._nonempty] not in order:
+            return None
+        env: dict[str, Any] = {"new": tuple.__new__, "cls": self._cls, "r": _Reader(InvalidArgument)}
+        body: list[str] = []
+        checks: list[str] = []
+        values = []
+        for i, (k, kind) in enumerate(self._fields):
+            if k not in order:
+                env[f"d{i}"] = self._defaults[i]
+                values.append(f"d{i}")
+                continue
+            env[f"t{i}"] = kind.json_type
+            body.append(f"x{i} = v[{k!r}]")
+            checks.append(f"type(x{i}) is not t{i}")
+            values.append(f"x{i}")
+        body.append(f"if {' or '.join(checks)}: return None")
+        body.append(f"if not x{self._nonempty}: return None")
+        for i, (k, kind) in enumerate(self._fields):
+            if k in order and kind.read is not None:
+                env[f"r{i}"] = kind.read
+                body.append(f"x{i} = r{i}(x{i}, r, '')")
+        body.append(f"return new(cls, ({', '.join(values)},))")
+        read = _compiled("v", body, env)
+        self._by_order[order] = read
+        return read
+
+    def _read_one(self, item: Any, r: _Reader, where: str) -> Any:
+        """One record, field by field: the reference reader, naming the exact fault."""
+        if type(item) is not dict:
+            r.fail(where, "expected an object")
+        vals = list(self._defaults)
+        by_key = self._by_key
+        for k, x in item.items():
+            got = by_key.get(k)
+            if got is None:
+                r.fail(where, f"unknown field {k!r}")
+            i, json_type, read, expected = got
+            if type(x) is not json_type:
+                r.fail(f"{where}.{k}", f"expected {expected}")
+            vals[i] = x if read is None else read(x, r, f"{where}.{k}")
+        if not vals[self._nonempty]:
+            r.fail(where, f"missing or empty {self._keys[self._nonempty]}")
+        return tuple.__new__(self._cls, vals)
 
     def list_kind(self) -> _Kind:
         write = self.write
