@@ -16,6 +16,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from json.encoder import encode_basestring_ascii
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
@@ -378,7 +379,7 @@ class _SparseRecord:
     of every save, restore and replay. A list of them is read in one loop with one lookup
     per key present, and written with one comparison per field."""
 
-    __slots__ = ("_by_key", "_by_order", "_cls", "_defaults", "_fields", "_keys", "_nonempty", "write")
+    __slots__ = ("_by_key", "_by_order", "_cls", "_defaults", "_fields", "_keys", "_nonempty", "text", "write")
 
     def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
         names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
@@ -411,6 +412,41 @@ class _SparseRecord:
         body.append("return d")
         self.write: Callable[[tuple[Any, ...]], dict[str, Any]] = _compiled("v", body, env)
         """The JSON object of one record (fields at their default left out)."""
+        self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
+        """The JSON text of one record: ``_encode(write(v))`` without building the object."""
+
+    def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
+        """The text of :attr:`write`'s object, field by field: a string with the encoder's own
+        string escaper, a flag as ``true``, anything else with the encoder itself, so the
+        bytes are exactly the encoder's (a value of a type the escaper refuses raises
+        TypeError: :func:`_effects_text` then takes the encoder's way for the whole batch)."""
+        env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
+        body: list[str] = []
+        first = True
+        for i, (k, kind) in enumerate(self._fields):
+            x = f"v[{i}]"
+            if kind.write is not None:
+                env[f"w{i}"] = kind.write
+                x = f"w{i}({x})"
+            if kind.json_type is bool:
+                value = repr(_encode(True))
+            elif kind.json_type is str:
+                value = f"esc({x})"
+            else:
+                value = f"enc({x})"
+            key = ("{" if first else ",") + _encode(k) + ":"
+            if i == self._nonempty:
+                body.append(f"s = {key!r} + {value}")
+                first = False
+                continue
+            assert not first, "the non-empty field comes first"
+            if self._defaults[i]:
+                env[f"d{i}"] = self._defaults[i]
+                body.append(f"if v[{i}] != d{i}: s += {key!r} + {value}")
+            else:
+                body.append(f"if v[{i}]: s += {key!r} + {value}")
+        body.append("return s + '}'")
+        return _compiled("v", body, env)
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
         """Every record of the JSON array ``v`` (already known to be a list).
@@ -576,8 +612,13 @@ class EncodedEffects:
 
 
 def _effects_text(effects: tuple[Effect, ...]) -> str:
-    write = _EFFECT.write
-    return _encode([write(e) for e in effects])[1:-1]
+    """The comma-joined JSON text of ``effects`` (the inside of the log's array)."""
+    text = _EFFECT.text
+    try:
+        return ",".join([text(e) for e in effects])
+    except TypeError:  # a value the string escaper refuses (not a str): the encoder's way
+        write = _EFFECT.write
+        return _encode([write(e) for e in effects])[1:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,10 +644,11 @@ class GameLog:
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes."""
-        if self.encoded is None:
-            return _dumps(self.to_dict())
         head = _dumps({"version": self.version, "rules": {"name": self.rules_name, "version": self.rules_version}})
-        body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
+        if self.encoded is None:
+            body = _effects_text(self.effects).encode("ascii")
+        else:
+            body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
         return head[:-1] + b',"effects":[' + body + b"]}"
 
     @classmethod

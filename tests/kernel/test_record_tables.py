@@ -179,3 +179,14 @@ def test_effects_read_alike_in_any_key_order_and_past_the_compiled_orders(
         bad = {**shuffled, "effects": [*shuffled["effects"][:n], {**e, "type": 7}, *shuffled["effects"][n + 1 :]]}
         with pytest.raises(hr.InvalidLog, match=rf"log\.effects\[{n}\]\.type: expected a string"):
             hr.GameLog.from_dict(bad)
+
+
+def test_an_effect_is_written_as_the_encoder_writes_its_object() -> None:
+    """Effects are written as text field by field, not through the encoder: the bytes must
+    be the encoder's, and a value the string writer refuses falls back to the encoder."""
+    log = rich_engine().log()
+    compact = json.JSONEncoder(separators=(",", ":"))
+    fresh = hr.GameLog(log.rules_name, log.rules_version, log.effects)
+    assert fresh.to_json() == compact.encode(fresh.to_dict()).encode() == log.to_json()
+    odd = hr.GameLog("r", "1", (hr.Effect("X", source=5, target='é\\"x'),))  # type: ignore[arg-type]
+    assert odd.to_json() == compact.encode(odd.to_dict()).encode()
