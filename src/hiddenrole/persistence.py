@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from json.encoder import encode_basestring_ascii
-from types import MappingProxyType
+from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
@@ -369,6 +369,10 @@ def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], 
     return _compiled("v", [f"return {{{', '.join(items)}}}"], env)
 
 
+_NATIVE = not isinstance(value_or_json, FunctionType)
+"""This module runs compiled (mypyc): its loops are native, and reading an effect field by
+field natively costs less than calling a generated (interpreted) reader per item."""
+
 _KEY_ORDERS = 256
 """How many key orders of one sparse record get a compiled reader; items of any further
 order are read field by field (same result, slower), so hostile input cannot grow the table."""
@@ -456,6 +460,8 @@ class _SparseRecord:
         What that reader refuses, or a key order it cannot take, is read again by
         :meth:`_read_one`, which names the exact fault.
         """
+        if _NATIVE:
+            return tuple([self._read_one(item, r, where, n) for n, item in enumerate(v)])
         by_order, compile_for, out = self._by_order, self._reader_for, []
         for n, item in enumerate(v):
             if type(item) is dict:
@@ -471,7 +477,7 @@ class _SparseRecord:
                     if got is not None:
                         out.append(got)
                         continue
-            out.append(self._read_one(item, r, f"{where}[{n}]"))
+            out.append(self._read_one(item, r, where, n))
         return tuple(out)
 
     def _reader_for(self, order: tuple[str, ...]) -> Callable[[dict[str, Any]], Any] | None:
@@ -510,22 +516,22 @@ class _SparseRecord:
         self._by_order[order] = read
         return read
 
-    def _read_one(self, item: Any, r: _Reader, where: str) -> Any:
-        """One record, field by field: the reference reader, naming the exact fault."""
+    def _read_one(self, item: Any, r: _Reader, where: str, n: int) -> Any:
+        """Item ``n`` of the array at ``where``, field by field: the reference reader, naming the exact fault."""
         if type(item) is not dict:
-            r.fail(where, "expected an object")
+            r.fail(f"{where}[{n}]", "expected an object")
         vals = list(self._defaults)
         by_key = self._by_key
         for k, x in item.items():
             got = by_key.get(k)
             if got is None:
-                r.fail(where, f"unknown field {k!r}")
+                r.fail(f"{where}[{n}]", f"unknown field {k!r}")
             i, json_type, read, expected = got
             if type(x) is not json_type:
-                r.fail(f"{where}.{k}", f"expected {expected}")
-            vals[i] = x if read is None else read(x, r, f"{where}.{k}")
+                r.fail(f"{where}[{n}].{k}", f"expected {expected}")
+            vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
         if not vals[self._nonempty]:
-            r.fail(where, f"missing or empty {self._keys[self._nonempty]}")
+            r.fail(f"{where}[{n}]", f"missing or empty {self._keys[self._nonempty]}")
         return tuple.__new__(self._cls, vals)
 
     def list_kind(self) -> _Kind:
