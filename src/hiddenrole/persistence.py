@@ -16,7 +16,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import MappingProxyType
+from json.encoder import encode_basestring_ascii
+from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
@@ -368,12 +369,21 @@ def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], 
     return _compiled("v", [f"return {{{', '.join(items)}}}"], env)
 
 
+_NATIVE = not isinstance(value_or_json, FunctionType)
+"""This module runs compiled (mypyc): its loops are native, and reading an effect field by
+field natively costs less than calling a generated (interpreted) reader per item."""
+
+_KEY_ORDERS = 256
+"""How many key orders of one sparse record get a compiled reader; items of any further
+order are read field by field (same result, slower), so hostile input cannot grow the table."""
+
+
 class _SparseRecord:
     """A record written without the fields at their default value: effects, the hot path
     of every save, restore and replay. A list of them is read in one loop with one lookup
     per key present, and written with one comparison per field."""
 
-    __slots__ = ("_by_key", "_cls", "_defaults", "_keys", "_nonempty", "write")
+    __slots__ = ("_by_key", "_by_order", "_cls", "_defaults", "_fields", "_keys", "_nonempty", "text", "write")
 
     def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
         names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
@@ -384,6 +394,9 @@ class _SparseRecord:
         self._defaults = tuple(defaults.get(k) for k in names)
         self._by_key = {k: (i, kind.json_type, kind.read, kind.expected) for i, (k, kind) in enumerate(fields)}
         self._nonempty = names.index(nonempty)
+        self._fields = fields
+        self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
+        """One reader per key order met (see :meth:`_reader_for`), compiled on first sight."""
         env: dict[str, Any] = {}
         body = ["d = {}"]
         for i, (k, kind) in enumerate(fields):
@@ -403,27 +416,123 @@ class _SparseRecord:
         body.append("return d")
         self.write: Callable[[tuple[Any, ...]], dict[str, Any]] = _compiled("v", body, env)
         """The JSON object of one record (fields at their default left out)."""
+        self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
+        """The JSON text of one record: ``_encode(write(v))`` without building the object."""
+
+    def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
+        """The text of :attr:`write`'s object, field by field: a string with the encoder's own
+        string escaper, a flag as ``true``, anything else with the encoder itself, so the
+        bytes are exactly the encoder's (a value of a type the escaper refuses raises
+        TypeError: :func:`_effects_text` then takes the encoder's way for the whole batch)."""
+        env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
+        body: list[str] = []
+        first = True
+        for i, (k, kind) in enumerate(self._fields):
+            x = f"v[{i}]"
+            if kind.write is not None:
+                env[f"w{i}"] = kind.write
+                x = f"w{i}({x})"
+            if kind.json_type is bool:
+                value = repr(_encode(True))
+            elif kind.json_type is str:
+                value = f"esc({x})"
+            else:
+                value = f"enc({x})"
+            key = ("{" if first else ",") + _encode(k) + ":"
+            if i == self._nonempty:
+                body.append(f"s = {key!r} + {value}")
+                first = False
+                continue
+            assert not first, "the non-empty field comes first"
+            if self._defaults[i]:
+                env[f"d{i}"] = self._defaults[i]
+                body.append(f"if v[{i}] != d{i}: s += {key!r} + {value}")
+            else:
+                body.append(f"if v[{i}]: s += {key!r} + {value}")
+        body.append("return s + '}'")
+        return _compiled("v", body, env)
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
-        """Every record of the JSON array ``v`` (already known to be a list)."""
-        new, cls, by_key, defaults, nonempty = tuple.__new__, self._cls, self._by_key, self._defaults, self._nonempty
-        out = []
+        """Every record of the JSON array ``v`` (already known to be a list).
+
+        A log writes the same few key orders over and over, so each item is read by
+        the reader compiled for its key order (one lookup, the type checks inline).
+        What that reader refuses, or a key order it cannot take, is read again by
+        :meth:`_read_one`, which names the exact fault.
+        """
+        if _NATIVE:
+            return tuple([self._read_one(item, r, where, n) for n, item in enumerate(v)])
+        by_order, compile_for, out = self._by_order, self._reader_for, []
         for n, item in enumerate(v):
-            if type(item) is not dict:
-                r.fail(f"{where}[{n}]", "expected an object")
-            vals = list(defaults)
-            for k, x in item.items():
-                got = by_key.get(k)
-                if got is None:
-                    r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-                i, json_type, read, expected = got
-                if type(x) is not json_type:
-                    r.fail(f"{where}[{n}].{k}", f"expected {expected}")
-                vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
-            if not vals[nonempty]:
-                r.fail(f"{where}[{n}]", f"missing or empty {self._keys[nonempty]}")
-            out.append(new(cls, vals))
+            if type(item) is dict:
+                order = tuple(item)
+                read = by_order.get(order)
+                if read is None:
+                    read = compile_for(order)
+                if read is not None:
+                    try:
+                        got = read(item)
+                    except GameError:
+                        got = None
+                    if got is not None:
+                        out.append(got)
+                        continue
+            out.append(self._read_one(item, r, where, n))
         return tuple(out)
+
+    def _reader_for(self, order: tuple[str, ...]) -> Callable[[dict[str, Any]], Any] | None:
+        """A reader for items with exactly these keys in this order; ``None`` when the order
+        names an unknown field, lacks the non-empty one, or too many orders were met already
+        (:data:`_KEY_ORDERS`: hostile input cannot grow the table without end).
+
+        The reader returns ``None`` (or raises a GameError) for an item it refuses; it never
+        returns a value :meth:`_read_one` would refuse."""
+        by_key = self._by_key
+        if len(self._by_order) >= _KEY_ORDERS:
+            return None
+        if any(k not in by_key for k in order) or self._keys[self._nonempty] not in order:
+            return None
+        env: dict[str, Any] = {"new": tuple.__new__, "cls": self._cls, "r": _Reader(InvalidArgument)}
+        body: list[str] = []
+        checks: list[str] = []
+        values = []
+        for i, (k, kind) in enumerate(self._fields):
+            if k not in order:
+                env[f"d{i}"] = self._defaults[i]
+                values.append(f"d{i}")
+                continue
+            env[f"t{i}"] = kind.json_type
+            body.append(f"x{i} = v[{k!r}]")
+            checks.append(f"type(x{i}) is not t{i}")
+            values.append(f"x{i}")
+        body.append(f"if {' or '.join(checks)}: return None")
+        body.append(f"if not x{self._nonempty}: return None")
+        for i, (k, kind) in enumerate(self._fields):
+            if k in order and kind.read is not None:
+                env[f"r{i}"] = kind.read
+                body.append(f"x{i} = r{i}(x{i}, r, '')")
+        body.append(f"return new(cls, ({', '.join(values)},))")
+        read = _compiled("v", body, env)
+        self._by_order[order] = read
+        return read
+
+    def _read_one(self, item: Any, r: _Reader, where: str, n: int) -> Any:
+        """Item ``n`` of the array at ``where``, field by field: the reference reader, naming the exact fault."""
+        if type(item) is not dict:
+            r.fail(f"{where}[{n}]", "expected an object")
+        vals = list(self._defaults)
+        by_key = self._by_key
+        for k, x in item.items():
+            got = by_key.get(k)
+            if got is None:
+                r.fail(f"{where}[{n}]", f"unknown field {k!r}")
+            i, json_type, read, expected = got
+            if type(x) is not json_type:
+                r.fail(f"{where}[{n}].{k}", f"expected {expected}")
+            vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
+        if not vals[self._nonempty]:
+            r.fail(f"{where}[{n}]", f"missing or empty {self._keys[self._nonempty]}")
+        return tuple.__new__(self._cls, vals)
 
     def list_kind(self) -> _Kind:
         write = self.write
@@ -509,8 +618,13 @@ class EncodedEffects:
 
 
 def _effects_text(effects: tuple[Effect, ...]) -> str:
-    write = _EFFECT.write
-    return _encode([write(e) for e in effects])[1:-1]
+    """The comma-joined JSON text of ``effects`` (the inside of the log's array)."""
+    text = _EFFECT.text
+    try:
+        return ",".join([text(e) for e in effects])
+    except TypeError:  # a value the string escaper refuses (not a str): the encoder's way
+        write = _EFFECT.write
+        return _encode([write(e) for e in effects])[1:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,10 +650,11 @@ class GameLog:
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes."""
-        if self.encoded is None:
-            return _dumps(self.to_dict())
         head = _dumps({"version": self.version, "rules": {"name": self.rules_name, "version": self.rules_version}})
-        body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
+        if self.encoded is None:
+            body = _effects_text(self.effects).encode("ascii")
+        else:
+            body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
         return head[:-1] + b',"effects":[' + body + b"]}"
 
     @classmethod

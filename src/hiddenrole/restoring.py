@@ -164,10 +164,15 @@ class Restoring(Transitions):
 
     def _replay(self, effects: Sequence[Effect], trusted: bool = False) -> None:
         """Apply a log, checking every entry as live play would have (types, seated
-        players, known phases): a log live play could not have written is InvalidLog."""
+        players, known phases): a log live play could not have written is InvalidLog.
+
+        One loop, the most common entries first (phase changes, then writes; a rule
+        event changes nothing and costs two set lookups)."""
         s = self._state
         started = False
         apply = s.apply
+        tables = self._tables
+        leave, transition = self._leave_phase, self._transition
         checked: list[Effect] = []
         for n, e in enumerate(effects):
             if not trusted:
@@ -177,19 +182,19 @@ class Restoring(Transitions):
                     raise InvalidLog(exc.message) from None
                 checked.append(e)
             t = e.type
-            if t not in BOOKKEEPING_EVENTS:
-                if t in WRITES:  # a rule event changes nothing: no call
-                    if t == DETOUR and not e.canceled:
-                        fault = self._detour_fault(e)
-                        if fault:
-                            raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
-                    apply(e)
-                continue
-            if t == PHASE_CHANGED:  # the most common entry first
-                if not started or s.phase == END or e.phase not in self._tables:
+            if t == PHASE_CHANGED:
+                if not started or s.phase == END or e.phase not in tables:
                     raise InvalidLog(f"log entry {n} ({t}): phase change to {e.phase!r} is impossible here")
-                self._leave_phase(keeps_actors(e))
-                self._transition(e.phase)
+                leave(bool(e.data) and keeps_actors(e))
+                transition(e.phase)
+            elif t in WRITES:  # a rule event changes nothing: no call
+                if t == DETOUR and not e.canceled:
+                    fault = self._detour_fault(e)
+                    if fault:
+                        raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
+                apply(e)
+            elif t not in BOOKKEEPING_EVENTS:
+                continue
             elif t == PLAYER_ADDED:
                 if started:
                     raise InvalidLog(f"log entry {n} ({t}): player added after the start")

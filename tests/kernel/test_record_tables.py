@@ -155,3 +155,38 @@ def test_players_seated_out_of_id_order_are_listed_and_seen_in_id_order() -> Non
     replayed = hr.Engine.replay(engine.rules, engine.log().to_json())
     assert replayed.player_ids() == engine.player_ids()
     assert replayed.player_view("r1") == engine.player_view("r1")
+
+
+def test_effects_read_alike_in_any_key_order_and_past_the_compiled_orders(
+    doc: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each key order of an effect gets a reader compiled on first sight, up to a bound; an
+    order past the bound is read field by field. Both ways give the same values and refuse
+    the same damage, so hostile input can neither grow the table nor slip past its checks."""
+    from hiddenrole import persistence
+
+    log = doc["log"]
+    want = hr.GameLog.from_dict(log).effects
+    flipped = {**log, "effects": [dict(reversed(e.items())) for e in log["effects"]]}
+    assert [list(e) for e in flipped["effects"]] != [list(e) for e in log["effects"]]
+    assert hr.GameLog.from_dict(flipped).effects == want
+    monkeypatch.setattr(persistence, "_KEY_ORDERS", 0)  # nothing more is compiled
+    compiled = dict(persistence._EFFECT._by_order)
+    shuffled = {**log, "effects": [dict(sorted(e.items())) for e in log["effects"]]}
+    assert hr.GameLog.from_dict(shuffled).effects == want
+    assert persistence._EFFECT._by_order == compiled
+    for n, e in enumerate(shuffled["effects"]):
+        bad = {**shuffled, "effects": [*shuffled["effects"][:n], {**e, "type": 7}, *shuffled["effects"][n + 1 :]]}
+        with pytest.raises(hr.InvalidLog, match=rf"log\.effects\[{n}\]\.type: expected a string"):
+            hr.GameLog.from_dict(bad)
+
+
+def test_an_effect_is_written_as_the_encoder_writes_its_object() -> None:
+    """Effects are written as text field by field, not through the encoder: the bytes must
+    be the encoder's, and a value the string writer refuses falls back to the encoder."""
+    log = rich_engine().log()
+    compact = json.JSONEncoder(separators=(",", ":"))
+    fresh = hr.GameLog(log.rules_name, log.rules_version, log.effects)
+    assert fresh.to_json() == compact.encode(fresh.to_dict()).encode() == log.to_json()
+    odd = hr.GameLog("r", "1", (hr.Effect("X", source=5, target='é\\"x'),))  # type: ignore[arg-type]
+    assert odd.to_json() == compact.encode(odd.to_dict()).encode()
