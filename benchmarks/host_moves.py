@@ -138,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     ep, act = times["end-phase"], times["act"]
     print(f"{args.games} werewolf tables x {SEATS} seats + spectator, board clients")
     print(f"end-phase: {len(ep):6d} moves  median {statistics.median(ep):8.1f} us  mean {statistics.fmean(ep):8.1f} us")
-    print(f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us")
+    print(
+        f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us"
+    )
     print(
         f"kind=host_moves end_phase_us={statistics.median(ep):.1f} act_us={statistics.median(act):.1f}"
         f" end_phase_mean_us={statistics.fmean(ep):.1f} act_mean_us={statistics.fmean(act):.1f}"
