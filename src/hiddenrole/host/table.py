@@ -178,8 +178,8 @@ class _Shared:
     turn: str
     initiative: bool
     players: tuple[SeatPlayer, ...] = ()
-    """Every seat as a spectator sees it (public roles only), in table order: most seats see
-    exactly this, so their cores share it (and the server's board cache compares it by identity)."""
+    """Every seat as a spectator sees it (public roles only), in table order: the spectator's row,
+    and the row each seat's is patched from (only the entries of roles it knows differ)."""
 
 
 _Basis = tuple["_Shared", tuple[hr.SkillUse, ...], tuple[bool, bool], "Outcome | None"]
