@@ -70,6 +70,11 @@ class Fanout:
         with self._lock:
             return any(cb is not _gone for cb in self._subs.get(reader, ()))
 
+    def listeners(self) -> frozenset[object]:
+        """Every reader someone listens to now (one look for a whole move, not one per reader)."""
+        with self._lock:
+            return frozenset(r for r, subs in self._subs.items() if any(cb is not _gone for cb in subs))
+
     def post(self, reader: object, notice: Notice | HostNotice) -> None:
         """Queue one notice (the table calls this under its own lock, in move order)."""
         with self._lock:

@@ -855,15 +855,16 @@ class Table:
         for h, e in zip(fresh, seen, strict=True):
             if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
                 continue
-            for who in h.audience:
-                if who in every:
-                    heard.setdefault(who, []).append(e)
+            for seat in h.audience:
+                if seat in every:
+                    heard.setdefault(seat, []).append(e)
             if every <= h.audience:
                 heard.setdefault(None, []).append(e)
         mixed = bool(public) and bool(heard)
         changed_seats: list[str] = []
         spectator = False
         fan = self._fanout
+        listening: frozenset[object] = fan.listeners() if deliver else frozenset()
         readers = run.readers
         outcome = run.outcome
         chat_ok = run.said
@@ -900,10 +901,10 @@ class Table:
                 spectator = True
             else:
                 changed_seats.append(who)
-            if deliver and fan.listening(who):
+            if who in listening:
                 version, ev, ch = got
                 fan.post(who, Notice(self.id, who, version, tuple(ev), tuple(ch)))
-        if deliver and m is not None and fan.listening(HOST):
+        if m is not None and HOST in listening:
             host_events = tuple(_seen(h, seq) for h in fresh if _visible_to_someone(h))
             host_chat = (_line(said, seq),) if said is not None else ()
             fan.post(

@@ -106,7 +106,8 @@ class Game:
         the host keeps a reader's core objects while its core is unchanged). Read-only once built."""
         self._parts: dict[int, tuple[object, Any]] = {}
         """JSON of the view pieces boards are built from, by the identity of the piece (the host
-        keeps an unchanged piece the very same object from move to move): a phase end rebuilds every board, but not its pieces. Read-only once built."""
+        keeps an unchanged piece the very same object from move to move): a phase end rebuilds
+        every board, but not its pieces. Read-only once built."""
 
     def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
         def hear(notice: HostNotice) -> None:
