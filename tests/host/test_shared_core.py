@@ -104,3 +104,18 @@ def test_a_planted_stale_piece_goes_red(monkeypatch: pytest.MonkeyPatch, how: st
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(3):
             _run("werewolf", 9, seed)
+
+
+def test_the_listeners_looked_up_once_per_move_follow_subscriptions() -> None:
+    """The table looks its listeners up once per move (kept between moves): a later subscriber is told,
+    an unsubscribed one is not, and a reader nobody listens to gets no notice built."""
+    t = Table.open(get("race"), 2, seed=1)
+    early: list[int] = []
+    late: list[int] = []
+    stop = t.subscribe("p1", lambda n: early.append(n.version))
+    t.act("p1", "ROLL")
+    t.subscribe("p2", lambda n: late.append(n.version))
+    t.act("p2", "ROLL")
+    stop()
+    t.act("p1", "ROLL")
+    assert early == [2, 3] and late == [3, 4]
