@@ -199,12 +199,14 @@ class Game:
         me = v.me
         key = (v.players, me, v.moves, v.data, v.outcome)
         last = self._boards.get(reader)
-        if (
-            last is not None
-            and all(a is b for a, b in zip(last[0], key, strict=True))
-            and last[1] == (v.phase, v.round, v.turn, v.over)
-        ):
-            return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
+        scalars = (v.phase, v.round, v.turn, v.over)
+        if last is not None and all(a is b for a, b in zip(last[0], key, strict=True)):
+            if last[1] == scalars:
+                return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
+            # Only the phase, round, turn or end moved (a phase end, for most readers): the same pieces.
+            board = {**last[2], "phase": v.phase, "round": v.round, "turn": v.turn, "over": v.over}
+            self._boards[reader] = (key, scalars, board)
+            return board
         if self._options is None:
             self._options = dict(v.options)
         part = self._part
@@ -223,7 +225,7 @@ class Game:
             "data": part(v.data, dict),
             "outcome": None if v.outcome is None else part(v.outcome, _outcome_json),
         }
-        self._boards[reader] = (key, (v.phase, v.round, v.turn, v.over), board)
+        self._boards[reader] = (key, scalars, board)
         return board
 
     def _part(self, piece: Any, to_json: Callable[[Any], Any]) -> Any:
