@@ -372,6 +372,15 @@ class Table:
             raise InvalidGame(f"game {self.definition.name!r}: arrange must return the same seat's TableView")
         return shaped
 
+    def board(self, seat: str | None) -> Core | None:
+        """Host only, for a server's pushes: ``seat``'s view core as :meth:`view` would show it with
+        default preferences (its parts are the very objects the view holds), without assembling
+        the view or copying its history; ``None`` when the game arranges views (read :meth:`view`)."""
+        if self.definition.arrange is not None:
+            return None
+        with self._lock:
+            return self._reader(seat).core
+
     def updates(self, seat: str | None, since: int) -> Notice:
         """What reached ``seat`` after its version ``since``, and its version now (a reconnect's catch-up)."""
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:

@@ -195,7 +195,9 @@ class Game:
         the version is left out (the update carries it), so an unchanged board compares equal
         (and is the very same object while the reader's view core was not rebuilt).
         """
-        v = self._table.view(reader)
+        v: Any = self._table.board(reader)  # the view's core (its very parts), or None: read the view
+        if v is None:
+            v = self._table.view(reader)
         me = v.me
         key = (v.players, me, v.moves, v.data, v.outcome)
         last = self._boards.get(reader)
@@ -208,12 +210,12 @@ class Game:
             self._boards[reader] = (key, scalars, board)
             return board
         if self._options is None:
-            self._options = dict(v.options)
+            self._options = dict(self._table.options)
         part = self._part
         board = {
-            "table": v.table,
-            "game": v.game,
-            "seat": v.seat,
+            "table": self._table.id,
+            "game": self._table.definition.name,
+            "seat": reader,
             "phase": v.phase,
             "round": v.round,
             "turn": v.turn,
