@@ -75,3 +75,17 @@ def test_a_planted_stale_cache_goes_red(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(hostapi.Game, "board", stale)
     with pytest.raises(AssertionError):
         test_the_cached_board_is_always_the_fresh_one()
+
+
+def test_a_planted_stale_board_piece_goes_red(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Board pieces' JSON kept by kind of piece (not by the very piece object) serves stale pieces: red."""
+    kept: dict[Any, Any] = {}
+
+    def by_kind(self: hostapi.Game, piece: Any, to_json: Any) -> Any:
+        if to_json not in kept:
+            kept[to_json] = to_json(piece)
+        return kept[to_json]
+
+    monkeypatch.setattr(hostapi.Game, "_part", by_kind)
+    with pytest.raises(AssertionError):
+        test_the_cached_board_is_always_the_fresh_one()

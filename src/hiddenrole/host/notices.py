@@ -47,6 +47,8 @@ class Fanout:
         self._subs: dict[object, list[Callable[[Any], object]]] = {}
         self._queue: deque[tuple[object, Notice | HostNotice]] = deque()
         self._draining = False
+        self._listening: frozenset[object] | None = None
+        """:meth:`listeners`, kept until someone subscribes or unsubscribes."""
 
     def subscribe(self, reader: object, callback: Callable[[Any], object]) -> Callable[[], None]:
         if not callable(callback):
@@ -54,6 +56,7 @@ class Fanout:
         entry = [callback]  # a fresh object, so the same callback may subscribe twice
         with self._lock:
             self._subs.setdefault(reader, []).append(entry[0])
+            self._listening = None
             token = len(self._subs[reader]) - 1
             subs = self._subs[reader]
 
@@ -62,6 +65,7 @@ class Fanout:
                 if token < len(subs) and subs[token] is entry[0]:
                     subs[token] = _gone
                     entry[0] = _gone
+                    self._listening = None
 
         return unsubscribe
 
@@ -69,6 +73,15 @@ class Fanout:
         """Whether anyone subscribed to ``reader`` (a table builds no notice for nobody)."""
         with self._lock:
             return any(cb is not _gone for cb in self._subs.get(reader, ()))
+
+    def listeners(self) -> frozenset[object]:
+        """Every reader someone listens to now (one look for a whole move, not one per reader)."""
+        with self._lock:
+            got = self._listening
+            if got is None:
+                got = frozenset(r for r, subs in self._subs.items() if any(cb is not _gone for cb in subs))
+                self._listening = got
+            return got
 
     def post(self, reader: object, notice: Notice | HostNotice) -> None:
         """Queue one notice (the table calls this under its own lock, in move order)."""

@@ -177,6 +177,9 @@ class _Shared:
     alive: frozenset[str]
     turn: str
     initiative: bool
+    players: tuple[SeatPlayer, ...] = ()
+    """Every seat as a spectator sees it (public roles only), in table order: the spectator's row,
+    and the row each seat's is patched from (only the entries of roles it knows differ)."""
 
 
 _Basis = tuple["_Shared", tuple[hr.SkillUse, ...], tuple[bool, bool], "Outcome | None"]
@@ -368,6 +371,15 @@ class Table:
         ):
             raise InvalidGame(f"game {self.definition.name!r}: arrange must return the same seat's TableView")
         return shaped
+
+    def board(self, seat: str | None) -> Core | None:
+        """Host only, for a server's pushes: ``seat``'s view core as :meth:`view` would show it with
+        default preferences (its parts are the very objects the view holds), without assembling
+        the view or copying its history; ``None`` when the game arranges views (read :meth:`view`)."""
+        if self.definition.arrange is not None:
+            return None
+        with self._lock:
+            return self._reader(seat).core
 
     def updates(self, seat: str | None, since: int) -> Notice:
         """What reached ``seat`` after its version ``since``, and its version now (a reconnect's catch-up)."""
@@ -846,18 +858,46 @@ class Table:
         basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
+        # Who sees which fresh event, worked out once per event rather than once per reader and event.
+        public = [e for h, e in zip(fresh, seen, strict=True) if h.event.type in _ALWAYS_PUBLIC]
+        heard: dict[str | None, list[SeenEvent]] = {}
+        for h, e in zip(fresh, seen, strict=True):
+            if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
+                continue
+            for seat in h.audience:
+                if seat in every:
+                    heard.setdefault(seat, []).append(e)
+            if every <= h.audience:
+                heard.setdefault(None, []).append(e)
+        mixed = bool(public) and bool(heard)
         changed_seats: list[str] = []
         spectator = False
         fan = self._fanout
+        listening: frozenset[object] = fan.listeners() if deliver else frozenset()
+        readers = run.readers
+        outcome = run.outcome
+        chat_ok = run.said
+        undo_on = self.definition.undo
         for who in order:
-            reader = run.readers[who]
+            reader = readers[who]
             core: Core | None = None
-            inputs = (shared, pending, self._own(run, who), run.outcome)
+            if who is None:
+                own = (False, False)
+            else:
+                stack = run.stacks.get(who)
+                own = (
+                    chat_ok.get(who, 0) < MAX_SAYS_PER_PHASE,
+                    bool(undo_on and stack and stack[-1].seq in run.undoable),
+                )
             last = basis.get(who)
-            if last is None or last[0] is not shared or last[1:] != inputs[1:]:
-                core = self._core(run, shared, who)
-                basis[who] = inputs
-            events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
+            if last is None or last[0] is not shared or last[1] != pending or last[2] != own or last[3] != outcome:
+                core = self._core(run, shared, who, reader.core)
+                basis[who] = (shared, pending, own, outcome)
+            mine = heard.get(who)
+            if mixed:
+                events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
+            else:
+                events = public if mine is None else mine
             chat = []
             if said is not None and (
                 said.public if who is None else (who in said.receivers or who == said.message.sender)
@@ -870,10 +910,10 @@ class Table:
                 spectator = True
             else:
                 changed_seats.append(who)
-            if deliver and fan.listening(who):
+            if who in listening:
                 version, ev, ch = got
                 fan.post(who, Notice(self.id, who, version, tuple(ev), tuple(ch)))
-        if deliver and m is not None and fan.listening(HOST):
+        if m is not None and HOST in listening:
             host_events = tuple(_seen(h, seq) for h in fresh if _visible_to_someone(h))
             host_chat = (_line(said, seq),) if said is not None else ()
             fan.post(
@@ -893,14 +933,6 @@ class Table:
             return last
         return self._shared(run, ctx)
 
-    def _own(self, run: _Run, seat: str | None) -> tuple[bool, bool]:
-        """The seat's own inputs to its advised moves besides the board: may it still chat, may it undo."""
-        if seat is None:
-            return (False, False)
-        stack = run.stacks.get(seat)
-        undo = bool(self.definition.undo and stack and stack[-1].seq in run.undoable)
-        return (run.said.get(seat, 0) < MAX_SAYS_PER_PHASE, undo)
-
     def _shared(self, run: _Run, ctx: Context | None = None) -> _Shared:
         engine = run.engine
         status = engine.status()
@@ -912,19 +944,76 @@ class Table:
         queued = pc is not None and pc.turn_order in (hr.SEQUENTIAL, hr.INITIATIVE)
         turn = _turn(engine) if queued and not status.over else ""
         initiative = pc is not None and pc.turn_order is hr.INITIATIVE
-        return _Shared(status, ctx, public_roles, data, frozenset(engine.alive_player_ids()), turn, initiative)
+        alive = frozenset(engine.alive_player_ids())
+        players = tuple(self._player(s, s in alive, public_roles.get(s, "")) for s in self.seats)
+        return _Shared(status, ctx, public_roles, data, alive, turn, initiative, players)
 
-    def _core(self, run: _Run, shared: _Shared, seat: str | None) -> Core:
-        """What ``seat`` (``None``: a spectator) sees now, events and chat aside."""
+    def _core(self, run: _Run, shared: _Shared, seat: str | None, last: Core | None = None) -> Core:
+        """What ``seat`` (``None``: a spectator) sees now, events and chat aside.
+
+        Built from the shared part: the public players row is reused as it is for every
+        seat that knows no more roles than the public (only the seat itself and the
+        teammates the kernel shows it differ), and a piece equal to the reader's ``last``
+        core's is that very object, so unchanged pieces stay identical from move to move.
+        :meth:`_plain_core` is the straightforward computation it must always equal.
+        """
+        status = shared.status
+        public = shared.players
+        if seat is None:
+            return Core(
+                status.phase, status.round, shared.turn, status.over, public, None, (), shared.data, run.outcome
+            )
+        pv = run.engine.player_view(seat)
+        infos = pv.players
+        players = public
+        if len(infos) != len(public):
+            players = self._players_of(pv.players, shared.public_roles)
+        else:
+            odd = [i for i, p in enumerate(infos) if p.role or p.id != public[i].seat or p.alive != public[i].alive]
+            if odd:
+                row = list(public)
+                roles = shared.public_roles
+                for i in odd:
+                    p = infos[i]
+                    row[i] = self._player(p.id, p.alive, p.role or roles.get(p.id, ""))
+                players = tuple(row)
+        was = None if last is None else last.me
+        ps = pv.self
+        if (
+            was is not None
+            and was.allowed_skills == pv.allowed_skills
+            and was.alive == ps.alive
+            and was.role == ps.role
+            and was.camp == ps.camp
+            and was.teammates == pv.teammates
+            and was.targets == pv.targets
+            and was.role_info == pv.role_info
+        ):
+            me = was  # the seat's own part did not change: the very same object
+        else:
+            me = SeatSelf(seat, ps.role, ps.camp, ps.alive, pv.allowed_skills, pv.teammates, pv.role_info, pv.targets)
+        moves = self._moves_for(run, shared, seat, me, pv.turn)
+        if last is not None:
+            if last.players is not players and last.players == players:
+                players = last.players
+            if last.moves == moves:
+                moves = last.moves
+        return Core(status.phase, status.round, pv.turn, status.over, players, me, moves, shared.data, run.outcome)
+
+    def _players_of(self, infos: Iterable[Any], roles: Mapping[str, str]) -> tuple[SeatPlayer, ...]:
+        return tuple(self._player(p.id, p.alive, p.role or roles.get(p.id, "")) for p in infos)
+
+    def _plain_core(self, run: _Run, shared: _Shared, seat: str | None) -> Core:
+        """The reference computation of a reader's core, with no sharing (what :meth:`_core` must equal)."""
         status = shared.status
         roles = shared.public_roles
         if seat is None:
-            players = tuple(self._player(s, s in shared.alive, roles.get(s, "")) for s in self.seats)
+            players = tuple(SeatPlayer(s, s in shared.alive, roles.get(s, "")) for s in self.seats)
             return Core(
                 status.phase, status.round, shared.turn, status.over, players, None, (), shared.data, run.outcome
             )
         pv = run.engine.player_view(seat)
-        players = tuple(self._player(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
+        players = tuple(SeatPlayer(p.id, p.alive, p.role or roles.get(p.id, "")) for p in pv.players)
         me = SeatSelf(
             seat, pv.self.role, pv.self.camp, pv.self.alive, pv.allowed_skills, pv.teammates, pv.role_info, pv.targets
         )
@@ -943,7 +1032,7 @@ class Table:
         """The reader's core computed from scratch now (the harness checks the cache against it)."""
         with self._lock:
             run = self._run
-            return self._core(run, self._shared(run), seat)
+            return self._plain_core(run, self._shared(run), seat)
 
     def _public_roles(self, ctx: Context) -> dict[str, str]:
         hook = self.definition.public_roles

@@ -12,7 +12,7 @@ compare-and-set, and never reaches a seat.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import hiddenrole as hr
 from hiddenrole.agents import Observation, observe
@@ -22,6 +22,8 @@ from hiddenrole.host import (
     LoggedMove,
     Move,
     Outcome,
+    SeatPlayer,
+    SeatSelf,
     Table,
     TableHeader,
     TableLog,
@@ -46,6 +48,22 @@ class Notice(NamedTuple):
 
 def _notice(n: HostNotice) -> Notice:
     return Notice(n.version, tuple(e.to_dict() for e in n.events), tuple(c.to_dict() for c in n.chat))
+
+
+MAX_BOARD_PARTS: Final = 512
+"""Board pieces one table keeps the JSON of (a few per reader; the cache starts again when full)."""
+
+
+def _players_json(players: tuple[SeatPlayer, ...]) -> list[dict[str, Any]]:
+    return [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in players]
+
+
+def _me_json(me: SeatSelf) -> dict[str, Any]:
+    return me.to_dict()
+
+
+def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return outcome.to_dict()
 
 
 class PhaseFacts(NamedTuple):
@@ -86,6 +104,10 @@ class Game:
         self._boards: dict[Reader, tuple[tuple[object, ...], tuple[object, ...], dict[str, Any]]] = {}
         """Each reader's last board and the view parts it was built from (compared by identity:
         the host keeps a reader's core objects while its core is unchanged). Read-only once built."""
+        self._parts: dict[int, tuple[object, Any]] = {}
+        """JSON of the view pieces boards are built from, by the identity of the piece (the host
+        keeps an unchanged piece the very same object from move to move): a phase end rebuilds
+        every board, but not its pieces. Read-only once built."""
 
     def _hearer(self, reader: Reader) -> Callable[[HostNotice], None]:
         def hear(notice: HostNotice) -> None:
@@ -173,35 +195,52 @@ class Game:
         the version is left out (the update carries it), so an unchanged board compares equal
         (and is the very same object while the reader's view core was not rebuilt).
         """
-        v = self._table.view(reader)
+        v: Any = self._table.board(reader)  # the view's core (its very parts), or None: read the view
+        if v is None:
+            v = self._table.view(reader)
         me = v.me
         key = (v.players, me, v.moves, v.data, v.outcome)
         last = self._boards.get(reader)
-        if (
-            last is not None
-            and all(a is b for a, b in zip(last[0], key, strict=True))
-            and last[1] == (v.phase, v.round, v.turn, v.over)
-        ):
-            return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
+        scalars = (v.phase, v.round, v.turn, v.over)
+        if last is not None and all(a is b for a, b in zip(last[0], key, strict=True)):
+            if last[1] == scalars:
+                return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
+            # Only the phase, round, turn or end moved (a phase end, for most readers): the same pieces.
+            board = {**last[2], "phase": v.phase, "round": v.round, "turn": v.turn, "over": v.over}
+            self._boards[reader] = (key, scalars, board)
+            return board
         if self._options is None:
-            self._options = dict(v.options)
+            self._options = dict(self._table.options)
+        part = self._part
         board = {
-            "table": v.table,
-            "game": v.game,
-            "seat": v.seat,
+            "table": self._table.id,
+            "game": self._table.definition.name,
+            "seat": reader,
             "phase": v.phase,
             "round": v.round,
             "turn": v.turn,
             "over": v.over,
             "options": self._options,
-            "players": [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in v.players],
-            "me": None if me is None else me.to_dict(),
-            "moves": list(v.moves),
-            "data": dict(v.data),
-            "outcome": None if v.outcome is None else v.outcome.to_dict(),
+            "players": part(v.players, _players_json),
+            "me": None if me is None else part(me, _me_json),
+            "moves": part(v.moves, list),
+            "data": part(v.data, dict),
+            "outcome": None if v.outcome is None else part(v.outcome, _outcome_json),
         }
-        self._boards[reader] = (key, (v.phase, v.round, v.turn, v.over), board)
+        self._boards[reader] = (key, scalars, board)
         return board
+
+    def _part(self, piece: Any, to_json: Callable[[Any], Any]) -> Any:
+        """``to_json(piece)``, built once per piece object (the entry holds the piece, so its id is not reused)."""
+        parts = self._parts
+        got = parts.get(id(piece))
+        if got is not None and got[0] is piece:
+            return got[1]
+        if len(parts) >= MAX_BOARD_PARTS:
+            parts.clear()
+        out = to_json(piece)
+        parts[id(piece)] = (piece, out)
+        return out
 
     def observation(self, seat: str, error: str = "") -> Observation:
         """The seat's agent observation, built from the very view :meth:`view` returns now."""

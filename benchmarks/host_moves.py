@@ -1,0 +1,153 @@
+"""What one host move costs the server at a 9-seat werewolf table (issue 9, load goal).
+
+Run ``python benchmarks/host_moves.py`` (a few seconds; ``--games N``, ``--profile``).
+It plays 9-seat werewolf tables to the end through the server's own adapter
+(:class:`hiddenrole.server.hostapi.Game`, which subscribes every seat and the
+spectator as the server does) and fans each move's notices out to one ``board``
+connection per reader through the server's own ``Room._push_notice`` (the board is
+built, compared with the one last sent, and the update encoded, as for the load
+benchmark's clients). Seats act by random legal moves
+(:func:`hiddenrole.server.bots.choices` on the board they were last pushed), each
+once per phase visit; when nobody has a move left the host ends the phase, as a
+deadline does. Each move is timed from ``play`` to the last encoded update.
+
+It prints microseconds per ``end-phase`` move and per act (median over the games),
+and a machine-readable line::
+
+    kind=host_moves end_phase_us=... act_us=... end_phases=... acts=...
+
+Compare two trees in one run by running it twice with ``PYTHONPATH`` set to each
+tree's ``src`` (the machine is shared: read ratios, not absolute numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+import hiddenrole as hr
+from hiddenrole.host import Move
+from hiddenrole.server.bots import choices
+from hiddenrole.server.hostapi import Game, Notice, Reader
+from hiddenrole.server.rooms import Room
+
+SEATS = 9
+
+
+class BoardConn:
+    """A ``board: true`` client as a room sees it: it keeps only the last message."""
+
+    wants_views = False
+    wants_board = True
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.board_sent: dict[str, Any] | None = None
+        self.last: dict[str, Any] | None = None
+
+    def push(self, data: bytes, message: dict[str, Any]) -> None:
+        self.last = message
+
+
+class FanOut:
+    """Just what ``Room._push_notice`` reads of a room: its game, connections and public state."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.conns: dict[Reader, list[BoardConn]] = {r: [BoardConn(r)] for r in game.readers}
+        for r, (c,) in self.conns.items():
+            c.board_sent = game.board(r)  # the welcome's view
+
+    def table_state(self) -> dict[str, Any]:
+        return {"deadline": None, "paused": False}
+
+    def send(self, notices: dict[Reader, Notice]) -> None:
+        state = self.table_state()
+        for reader in self.game.readers:
+            n = notices.get(reader)
+            if n is not None:
+                Room._push_notice(self, reader, n, state)  # type: ignore[arg-type]  # the room's own code
+
+
+def play_game(seed: int, times: dict[str, list[float]]) -> None:
+    """One table to the end; appends each timed move's microseconds under its kind."""
+    rng = random.Random(seed)
+    game = Game.open("werewolf", SEATS, None, seed, table_id=f"bench-{seed}")
+    config = game.rules.config
+    fan = FanOut(game)
+    clock = time.thread_time_ns  # CPU time of this thread: the machine is shared
+    for _ in range(2000):
+        if game.over:
+            return
+        done: set[str] = set()
+        while True:
+            order = [s for s in game.seats if s not in done]
+            rng.shuffle(order)
+            moved = False
+            for seat in order:
+                board = fan.conns[seat][0].board_sent
+                assert board is not None
+                opts = choices(config, board, rng)
+                done.add(seat)
+                if not opts:
+                    continue
+                o = opts[0]
+                t0 = clock()
+                try:
+                    notices = game.play(Move(o["kind"], seat, o.get("skill", ""), tuple(o.get("targets", ()))))
+                except hr.GameError:
+                    continue
+                fan.send(notices)
+                times["act"].append((clock() - t0) / 1000)
+                moved = True
+                break
+            if not moved or game.over:
+                break
+        if game.over:
+            return
+        t0 = clock()
+        notices = game.end_phase()
+        fan.send(notices)
+        times["end-phase"].append((clock() - t0) / 1000)
+    raise SystemExit(f"seed {seed}: the game did not end")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="cProfile the run and print the top functions")
+    args = ap.parse_args(argv)
+    play_game(0, {"act": [], "end-phase": []})  # warm up
+    times: dict[str, list[float]] = {"act": [], "end-phase": []}
+    prof = cProfile.Profile() if args.profile else None
+    if prof is not None:
+        prof.enable()
+    for g in range(args.games):
+        play_game(args.seed + g, times)
+    if prof is not None:
+        prof.disable()
+        pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    ep, act = times["end-phase"], times["act"]
+    print(f"{args.games} werewolf tables x {SEATS} seats + spectator, board clients")
+    print(f"end-phase: {len(ep):6d} moves  median {statistics.median(ep):8.1f} us  mean {statistics.fmean(ep):8.1f} us")
+    print(
+        f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us"
+    )
+    print(
+        f"kind=host_moves end_phase_us={statistics.median(ep):.1f} act_us={statistics.median(act):.1f}"
+        f" end_phase_mean_us={statistics.fmean(ep):.1f} act_mean_us={statistics.fmean(act):.1f}"
+        f" end_phases={len(ep)} acts={len(act)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
