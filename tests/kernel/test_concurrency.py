@@ -300,26 +300,28 @@ CALLBACKS: dict[str, Callable[[hr.Engine], Any]] = {
 
 @pytest.mark.parametrize("name", sorted(CALLBACKS))
 def test_every_engine_method_refuses_reentry_from_a_resolver(name: str) -> None:
+    seen = _called_from_a_resolver(name, warm=False)
+    assert len(seen) == 1 and isinstance(seen[0], hr.ReentrantCall), seen
+
+
+def _called_from_a_resolver(name: str, *, warm: bool) -> list[BaseException]:
+    """What calling ``CALLBACKS[name]`` from inside a resolver raised (``warm``: asked twice before, so kept)."""
     holder: list[hr.Engine] = []
     seen: list[BaseException] = []
     fields, _ = _hook("resolver", lambda: CALLBACKS[name](holder[0]), seen)
     engine = counter_game(rules=counter_rules(**fields))
     holder.append(engine)
+    if warm:
+        CALLBACKS[name](engine)
+        CALLBACKS[name](engine)
     run_with_timeout(engine.end_phase)
-    assert len(seen) == 1 and isinstance(seen[0], hr.ReentrantCall), seen
+    return seen
 
 
 @pytest.mark.parametrize("name", ["allowed_skills", "status"])
 def test_a_kept_answer_is_still_refused_to_an_extension_point(name: str) -> None:
     """The lock-free readers check re-entry first: a kept answer never leaks into a batch."""
-    holder: list[hr.Engine] = []
-    seen: list[BaseException] = []
-    fields, _ = _hook("resolver", lambda: CALLBACKS[name](holder[0]), seen)
-    engine = counter_game(rules=counter_rules(**fields))
-    holder.append(engine)
-    CALLBACKS[name](engine)  # the answer is now kept
-    CALLBACKS[name](engine)
-    run_with_timeout(engine.end_phase)
+    seen = _called_from_a_resolver(name, warm=True)
     assert len(seen) == 1 and isinstance(seen[0], hr.ReentrantCall), seen
 
 

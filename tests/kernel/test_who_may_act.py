@@ -333,7 +333,8 @@ def test_a_second_submission_for_the_same_step_is_refused_and_the_first_counts()
     assert script.calls[0][1] == (first, other)
 
 
-def test_one_submission_per_group_however_many_skills_it_has() -> None:
+def _vote_or_note() -> hr.Engine:
+    """Two villagers; one phase with a two-skill step group (YES/NO) and a step of its own (NOTE)."""
     cfg = hr.Config(
         "A",
         {
@@ -345,7 +346,11 @@ def test_one_submission_per_group_however_many_skills_it_has() -> None:
             )
         },
     )
-    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    return game(cfg, {"a": "villager", "b": "villager"})[0]
+
+
+def test_one_submission_per_group_however_many_skills_it_has() -> None:
+    engine = _vote_or_note()
     engine.submit("a", "YES")
     with pytest.raises(hr.AlreadySubmitted):
         engine.submit("a", "NO")
@@ -358,18 +363,7 @@ def test_one_submission_per_group_however_many_skills_it_has() -> None:
 
 def test_a_used_step_is_refused_after_allowed_skills_was_asked_again() -> None:
     """submit skips the checks a kept allowed_skills answer already made only for a skill in it."""
-    cfg = hr.Config(
-        "A",
-        {
-            "A": phase(
-                step("", "YES", required=True, group="vote"),
-                step("", "NO", required=True, group="vote"),
-                step("", "NOTE"),
-                next_phase=hr.END,
-            )
-        },
-    )
-    engine, _ = game(cfg, {"a": "villager", "b": "villager"})
+    engine = _vote_or_note()
     assert engine.allowed_skills("a") == ("YES", "NO", "NOTE")
     engine.submit("a", "YES")
     assert engine.allowed_skills("a") == ("NOTE",)  # the answer is kept again, without the group
