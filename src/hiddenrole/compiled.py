@@ -20,6 +20,7 @@ from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillTy
 
 __all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "compiled"]
 
+
 class Requirement:
     """Steps folded for readiness: one per (role, group) or per ungrouped step."""
 
