@@ -228,7 +228,8 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged."""
     if cell.get(key, "") == value:
         return cell
-    d = dict(cell)
+    # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
+    d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
     if not value:
         del d[key]
         return MappingProxyType(d) if d else EMPTY_MAP
