@@ -20,9 +20,6 @@ from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillTy
 
 __all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "compiled"]
 
-Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseAction, ...]]
-"""The exit actions then the entry actions of one transition."""
-
 
 class Requirement:
     """Steps folded for readiness: one per (role, group) or per ungrouped step."""
@@ -144,6 +141,11 @@ def _target_mode(step: PhaseStep) -> int:
 
 EMPTY_TABLE = PhaseTable(PhaseConfig())
 """The table of START and END: no steps, nobody acts."""
+
+Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseType, ...], PhaseTable | None]
+"""One transition, computed once per (from, to) pair: its round actions (the exits innermost
+first, then the entries outermost first), the target's compound ancestors, and the target's
+table when its turns are queued (``None``: the phase starts with no turn order)."""
 
 
 class Shape:

@@ -172,7 +172,7 @@ class Restoring(Transitions):
         started = False
         apply = s.apply
         tables = self._tables
-        leave, transition = self._leave_phase, self._transition
+        move = self._move
         checked: list[Effect] = []
         for n, e in enumerate(effects):
             if not trusted:
@@ -185,8 +185,7 @@ class Restoring(Transitions):
             if t == PHASE_CHANGED:
                 if not started or s.phase == END or e.phase not in tables:
                     raise InvalidLog(f"log entry {n} ({t}): phase change to {e.phase!r} is impossible here")
-                leave(bool(e.data) and keeps_actors(e))
-                transition(e.phase)
+                move(e.phase, bool(e.data) and keeps_actors(e))
             elif t in WRITES:  # a rule event changes nothing: no call
                 if t == DETOUR and not e.canceled:
                     fault = self._detour_fault(e)
@@ -222,8 +221,7 @@ class Restoring(Transitions):
                     raise InvalidLog(f"log entry {n} ({t}): game ended twice or before it started")
                 if list(e.winners) != sorted(set(e.winners)):
                     raise InvalidLog(f"log entry {n} ({t}): winners are not sorted and unique")
-                self._leave_phase()
-                self._transition(END)
+                move(END, False)
                 s.winners = e.winners
         self._log = list(effects) if trusted else checked
 

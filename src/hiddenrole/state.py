@@ -181,36 +181,42 @@ class State:
         return (self.round_vars if scope.per_round else self.vars).get(key, "")
 
     def apply(self, e: Effect) -> None:
-        """The single write point. Cancelled effects and rule events change nothing."""
+        """The single write point. Cancelled effects and rule events change nothing.
+
+        Records are unpacked once and rebuilt directly (``NamedTuple._replace`` and
+        attribute reads cost several calls per write: this runs for every write of
+        live play and of every replay)."""
         if e.canceled:
             return
         t = e.type
         if t == SET_VAR:
-            scope = e.scope
-            if scope.owner:
-                p = self.players.get(scope.owner)
+            per_round, owner = e.scope
+            if owner:
+                players = self.players
+                p = players.get(owner)
                 if p is None:
                     return
-                cell = p.round_vars if scope.per_round else p.vars
+                pid, role, alive, game_vars, round_vars = p
+                cell = round_vars if per_round else game_vars
                 new = _with(cell, e.key, e.value)
                 if new is cell:
                     return
-                # Built directly: NamedTuple._replace costs several calls per write.
-                if scope.per_round:
-                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, p.vars, new))
+                if per_round:
+                    players[pid] = _new(PlayerInfo, (pid, role, alive, game_vars, new))
                 else:
-                    self.players[p.id] = _new(PlayerInfo, (p.id, p.role, p.alive, new, p.round_vars))
+                    players[pid] = _new(PlayerInfo, (pid, role, alive, new, round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
             else:
-                d = self.round_vars if scope.per_round else self.vars
+                d = self.round_vars if per_round else self.vars
                 if e.value:
                     d[e.key] = e.value
                 else:
                     d.pop(e.key, None)
         elif t == SET_ALIVE:
             p = self.players.get(e.target)
-            if p is not None and p.alive != e.alive:
-                self.players[p.id] = _new(PlayerInfo, (p.id, p.role, e.alive, p.vars, p.round_vars))
+            if p is not None and p[2] != e.alive:
+                pid, role, _, game_vars, round_vars = p
+                self.players[pid] = _new(PlayerInfo, (pid, role, e.alive, game_vars, round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
@@ -222,7 +228,8 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged."""
     if cell.get(key, "") == value:
         return cell
-    d = dict(cell)
+    # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
+    d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
     if not value:
         del d[key]
         return MappingProxyType(d) if d else EMPTY_MAP

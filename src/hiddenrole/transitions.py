@@ -64,44 +64,57 @@ class Transitions(Boundary):
         if s.detours and s.detours[0].phase == s.phase:
             s.detours.pop(0)
 
+    def _move(self, to: PhaseType, keep_actors: bool) -> None:
+        """Leave the phase, then enter ``to``: a ``PHASE_CHANGED`` log entry replayed (live
+        play decides the next phase in between, so it calls the two steps itself)."""
+        s = self._state
+        if not keep_actors:
+            s.actors.pop(s.phase, None)
+        if s.detours and s.detours[0].phase == s.phase:
+            s.detours.pop(0)
+        self._transition(to)
+
     def _transition(self, to: PhaseType) -> None:
-        """Statechart external transition: exits innermost-first, entries outermost-first."""
+        """Statechart external transition: exits innermost-first, entries outermost-first.
+
+        Everything that depends on the (from, to) pair alone is computed once per pair
+        (:meth:`_plan`); what is left per call is the board's own part."""
         s = self._state
         key = (s.phase, to)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._plan(s.phase, to)
-        exits, entries = plan
+        actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,
             # and lands once when the queue drains (the round state lives until then).
-            if exits or entries:
-                s.held = _merged(s.held, exits + entries)
+            if actions:
+                s.held = _merged(s.held, actions)
         else:
             if s.held:
-                own = exits + entries
-                held = tuple(a for a in s.held if a not in own)
+                held = tuple(a for a in s.held if a not in actions)
                 s.held = ()
                 self._run_actions(held)
-            if exits:
-                self._run_actions(exits)
-            if entries:
-                self._run_actions(entries)
+            if actions:
+                self._run_actions(actions)
         s.phase = to
-        s.ancestry = self._paths[to][1:]
+        s.ancestry = ancestry
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
-        self._start_turns()
+        if queued is not None or s.turns or s.delayed:
+            self._start_turns()  # otherwise the phase starts as it is: no turn order, nobody delayed
 
     def _plan(self, src_phase: PhaseType, to: PhaseType) -> Plan:
-        """The exit actions then entry actions of one transition (computed once per pair)."""
+        """The round actions of one transition (exits, then entries), the target's ancestors
+        and its table when turn-ordered (computed once per pair)."""
         src = self._paths[src_phase]
         dst = self._paths[to]
         common = set(src[1:]).intersection(dst[1:])
         phases = self._cfg.phases
         exits = tuple(a for ph in src if ph not in common and ph in phases for a in phases[ph].on_exit)
         entries = tuple(a for ph in reversed(dst) if ph not in common and ph in phases for a in phases[ph].on_enter)
-        return exits, entries
+        table = self._tables.get(to)
+        return exits + entries, dst[1:], table if table is not None and table.queued else None
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state

@@ -217,8 +217,8 @@ class RoundNotHeld(hr.Engine):
     def _transition(self, to: str) -> None:
         s = self._state
         if s.detours:
-            exits, entries = self._plan(s.phase, to)
-            self._run_actions(exits + entries)
+            actions = self._plan(s.phase, to)[0]  # the exits, then the entries
+            self._run_actions(actions)
         super()._transition(to)
 
 

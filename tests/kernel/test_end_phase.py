@@ -816,6 +816,10 @@ def test_in_phase_follows_the_compound_ancestry() -> None:
     phase_after(engine, script, hr.goto_phase("DAY"))
     view = engine.view()
     assert view.in_phase("DAY") and not view.in_phase("NIGHT")
+    phase_after(engine, script, hr.goto_phase("WOLF"))  # back into the compound phase
+    for e in (engine, hr.Engine.replay(engine.rules, engine.log()), hr.Engine.restore(engine.rules, engine.snapshot())):
+        view = e.view()
+        assert view.in_phase("WOLF") and view.in_phase("NIGHT") and not view.in_phase("DAY")
 
 
 def test_goto_a_compound_phase_is_ignored() -> None:

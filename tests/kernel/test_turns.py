@@ -299,3 +299,48 @@ def test_readiness_lists_who_already_delayed() -> None:
     assert engine.readiness().delayed == ("b",)
     again = hr.Engine.restore(rules, engine.snapshot().to_json())
     assert again.readiness().delayed == ("b",)
+
+
+def test_a_phase_left_mid_order_leaves_no_turn_behind() -> None:
+    """Ending a turn-ordered phase early (turns left, a player delayed) enters a simultaneous
+    phase with no turn order and nobody delayed, in live play, restore and replay alike."""
+    chat = "CHAT"
+    config = hr.Config(
+        start_phase=PLAY,
+        phases={
+            PLAY: hr.PhaseConfig(
+                steps=(hr.PhaseStep("", STEP),), next_phase=chat, turn_order=hr.INITIATIVE, initiative_var="init"
+            ),
+            chat: hr.PhaseConfig(
+                steps=(hr.PhaseStep("", SHOUT),),
+                next_phase=PLAY,
+                on_enter=(hr.CLEAR_ROUND_VARS,),
+                on_exit=(hr.ADVANCE_ROUND,),
+            ),
+        },
+    )
+    rules = hr.Rules(
+        config,
+        name="turns-then-chat",
+        resolvers={PLAY: _phase_resolver, chat: _phase_resolver},
+        audience=lambda event, view: tuple(p.id for p in view.all_players()),
+    )
+    engine = new(rules)
+    engine.delay_turn("a")
+    assert engine.readiness().turn == "b"
+    engine.end_phase()
+    saved = engine.snapshot()
+    assert (saved.phase, saved.turns, saved.delayed) == (chat, (), ())
+    assert engine.readiness().turn == ""
+    for again in (hr.Engine.restore(rules, saved.to_json()), hr.Engine.replay(rules, engine.log().to_json())):
+        assert again.snapshot().to_json() == saved.to_json()
+    engine.end_phase()  # back to PLAY: every turn taken this time, a's after a delay
+    engine.delay_turn("a")
+    for pid in ("b", "c", "a"):
+        engine.submit(pid, STEP)
+    assert (engine.snapshot().turns, engine.snapshot().delayed) == ((), ("a",))
+    engine.end_phase()
+    saved = engine.snapshot()
+    assert (saved.phase, saved.turns, saved.delayed) == (chat, (), ())
+    replayed = hr.Engine.replay(rules, engine.log())
+    assert replayed.snapshot().to_json() == saved.to_json()
