@@ -67,11 +67,7 @@ class Transitions(Boundary):
     def _move(self, to: PhaseType, keep_actors: bool) -> None:
         """Leave the phase, then enter ``to``: a ``PHASE_CHANGED`` log entry replayed (live
         play decides the next phase in between, so it calls the two steps itself)."""
-        s = self._state
-        if not keep_actors:
-            s.actors.pop(s.phase, None)
-        if s.detours and s.detours[0].phase == s.phase:
-            s.detours.pop(0)
+        self._leave_phase(keep_actors)
         self._transition(to)
 
     def _transition(self, to: PhaseType) -> None:
@@ -101,12 +97,12 @@ class Transitions(Boundary):
         s.ancestry = ancestry
         if s.detours and s.detours[0].phase == to:
             s.actors[to] = (s.detours[0].player_id,)
-        if queued is not None or s.turns or s.delayed:
+        if queued or s.turns or s.delayed:
             self._start_turns()  # otherwise the phase starts as it is: no turn order, nobody delayed
 
     def _plan(self, src_phase: PhaseType, to: PhaseType) -> Plan:
         """The round actions of one transition (exits, then entries), the target's ancestors
-        and its table when turn-ordered (computed once per pair)."""
+        and whether its turns are queued (computed once per pair)."""
         src = self._paths[src_phase]
         dst = self._paths[to]
         common = set(src[1:]).intersection(dst[1:])
@@ -114,7 +110,7 @@ class Transitions(Boundary):
         exits = tuple(a for ph in src if ph not in common and ph in phases for a in phases[ph].on_exit)
         entries = tuple(a for ph in reversed(dst) if ph not in common and ph in phases for a in phases[ph].on_enter)
         table = self._tables.get(to)
-        return exits + entries, dst[1:], table if table is not None and table.queued else None
+        return exits + entries, dst[1:], table is not None and table.queued
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state
