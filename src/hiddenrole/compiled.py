@@ -142,10 +142,10 @@ def _target_mode(step: PhaseStep) -> int:
 EMPTY_TABLE = PhaseTable(PhaseConfig())
 """The table of START and END: no steps, nobody acts."""
 
-Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseType, ...], PhaseTable | None]
+Plan = tuple[tuple[PhaseAction, ...], tuple[PhaseType, ...], bool]
 """One transition, computed once per (from, to) pair: its round actions (the exits innermost
-first, then the entries outermost first), the target's compound ancestors, and the target's
-table when its turns are queued (``None``: the phase starts with no turn order)."""
+first, then the entries outermost first), the target's compound ancestors, and whether the
+target's turns are queued (``False``: the phase starts with no turn order)."""
 
 
 class Shape:
