@@ -58,14 +58,6 @@ def _players_json(players: tuple[SeatPlayer, ...]) -> list[dict[str, Any]]:
     return [{"seat": p.seat, "alive": p.alive, "role": p.role} for p in players]
 
 
-def _me_json(me: SeatSelf) -> dict[str, Any]:
-    return me.to_dict()
-
-
-def _outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return outcome.to_dict()
-
-
 class PhaseFacts(NamedTuple):
     """Host-only facts about the current phase, for the deadline policy (never sent to a seat)."""
 
@@ -222,10 +214,10 @@ class Game:
             "over": v.over,
             "options": self._options,
             "players": part(v.players, _players_json),
-            "me": None if me is None else part(me, _me_json),
+            "me": None if me is None else part(me, SeatSelf.to_dict),
             "moves": part(v.moves, list),
             "data": part(v.data, dict),
-            "outcome": None if v.outcome is None else part(v.outcome, _outcome_json),
+            "outcome": None if v.outcome is None else part(v.outcome, Outcome.to_dict),
         }
         self._boards[reader] = (key, scalars, board)
         return board
