@@ -9,9 +9,14 @@ prints instructions per game. The garbage collector is off and the hash seed fix
 counted runs, so two trees compare like for like (a full collection otherwise lands at a
 different moment and moves a 30-game count by about 1%).
 
-Usage: ``python benchmarks/instructions.py [games] [werewolf,avalon,onenight]`` (default 30,
-all three). Needs ``valgrind``; the tree measured is the ``hiddenrole`` Python imports (put
-another tree's ``src`` first on ``PYTHONPATH`` to measure it, or a compiled build).
+Usage: ``python benchmarks/instructions.py [games] [werewolf,avalon,onenight] [part]`` (default
+30, all three, ``play``). Needs ``valgrind``; the tree measured is the ``hiddenrole`` Python
+imports (put another tree's ``src`` first on ``PYTHONPATH`` to measure it, or a compiled build).
+
+``part`` other than ``play`` counts one durable-record step per game instead, as the game
+benchmarks time it (:data:`PARTS`), by subtracting the same games played without it:
+``roundtrip`` (snapshot -> JSON bytes -> verified restore, after phase 5), ``replay`` (of the
+finished game's log object), ``replay_json`` (the log encoded afresh, decoded and replayed).
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ import random_policy  # noqa: E402
 
 KINDS = ("werewolf", "avalon", "onenight")
 DEFAULT_GAMES = 30
+PARTS = ("play", "roundtrip", "replay", "replay_json")
+ROUNDTRIP_PHASE = 5
+"""The phase after which ``roundtrip`` saves and restores (as ``random_policy.play`` does)."""
 _REFS = re.compile(r"refs:\s*([\d,]+)")
 
 
@@ -53,22 +61,33 @@ def _games(kind: str) -> tuple[Callable[[int], tuple[hr.Rules, hr.Engine]], rand
     raise SystemExit(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
 
 
-def play(kind: str, games: int) -> None:
-    """The counted part: ``games`` seeded games of ``kind``, as the benchmarks play them."""
+def play(kind: str, games: int, part: str = "play", extra: bool = True) -> None:
+    """The counted part: ``games`` seeded games of ``kind``, as the benchmarks play them, and
+    (``extra``) the step ``part`` names once per game."""
     new_game, chooser = _games(kind)
     gc.disable()
     tally = random_policy.Tally()
     for seed in range(games):
         rules, engine = new_game(seed)
         engine.start()
-        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, measure=False)
+        phases = ROUNDTRIP_PHASE if part == "roundtrip" else 200
+        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, measure=False, max_phases=phases)
+        if not extra or part == "play":
+            continue
+        if part == "roundtrip":
+            hr.Engine.restore(rules, engine.snapshot().to_json())
+        elif part == "replay":
+            hr.Engine.replay(rules, engine.log())
+        else:
+            log = engine.log()
+            hr.Engine.replay(rules, hr.GameLog(log.rules_name, log.rules_version, log.effects).to_json())
 
 
-def count(kind: str, games: int) -> int:
-    """Instructions valgrind counts for a child that plays ``games`` games of ``kind``."""
+def count(kind: str, games: int, part: str = "play", extra: bool = True) -> int:
+    """Instructions valgrind counts for a child that plays ``games`` games of ``kind`` (see :func:`play`)."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    cmd += [sys.executable, str(Path(__file__).resolve()), "--play", kind, str(games)]
+    cmd += [sys.executable, str(Path(__file__).resolve()), "--play", kind, str(games), part, str(int(extra))]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     found = _REFS.search(done.stderr)
     if found is None:
@@ -77,19 +96,26 @@ def count(kind: str, games: int) -> int:
 
 
 def main(argv: Sequence[str]) -> None:
-    if len(argv) >= 3 and argv[0] == "--play":
-        play(argv[1], int(argv[2]))
+    if len(argv) >= 5 and argv[0] == "--play":
+        play(argv[1], int(argv[2]), argv[3], argv[4] == "1")
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind (apt-get install valgrind)")
     games = int(argv[0]) if argv else DEFAULT_GAMES
     kinds = argv[1].split(",") if len(argv) > 1 else list(KINDS)
+    part = argv[2] if len(argv) > 2 else "play"
+    if part not in PARTS:
+        raise SystemExit(f"unknown part {part!r}; one of {', '.join(PARTS)}")
     out = {}
     for kind in kinds:
-        per_game = (count(kind, games) - count(kind, 0)) / games
+        if part == "play":
+            per_game = (count(kind, games) - count(kind, 0)) / games
+        else:
+            per_game = (count(kind, games, part) - count(kind, games, part, extra=False)) / games
         out[kind] = per_game
-        print(f"{kind:>9}: {per_game / 1e6:8.2f} M instructions/game ({games} games)", flush=True)
-    print(" ".join(f"{k}_minstr_per_game={v / 1e6:.3f}" for k, v in out.items()))
+        print(f"{kind:>9}: {per_game / 1e6:8.3f} M instructions/{part} ({games} games)", flush=True)
+    suffix = "game" if part == "play" else part
+    print(" ".join(f"{k}_minstr_per_{suffix}={v / 1e6:.3f}" for k, v in out.items()))
 
 
 if __name__ == "__main__":
