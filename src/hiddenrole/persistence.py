@@ -145,6 +145,10 @@ class _Kind(NamedTuple):
     """Attribute value to JSON value; ``None``: the same value (a tuple is written as an array)."""
     nullable: bool = False
     """``null`` is read as (and ``None`` written as) ``None``."""
+    text: Callable[[Any], str] | None = None
+    """Attribute value to the encoder's JSON text of ``write(value)``, without building that value
+    or calling the encoder (whose set-up per call costs more than a small map's text); ``None``:
+    the encoder's. Used by :meth:`_SparseRecord._text_writer`, the path of every save."""
 
 
 def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
@@ -203,11 +207,22 @@ def _read_held(v: list[Any], r: _Reader, where: str) -> tuple[PhaseAction, ...]:
     return tuple(held)
 
 
+def _strs_text(v: tuple[str, ...]) -> str:
+    return "[" + ",".join(map(encode_basestring_ascii, v)) + "]"
+
+
+def _smap_text(v: Mapping[str, str]) -> str:
+    esc = encode_basestring_ascii
+    return "{" + ",".join([esc(k) + ":" + esc(x) for k, x in v.items()]) + "}"
+
+
+# The text functions raise TypeError where the string escaper refuses a value (not a str):
+# :func:`_effects_text` then takes the encoder's way, which writes or refuses it as always.
 _STR = _Kind("a string", str)
 _INT = _Kind("an integer", int)
 _BOOL = _Kind("true or false", bool)
-_STRS = _Kind("an array", list, _read_strs, list)
-_SMAP = _Kind("an object", dict, _read_smap, dict)
+_STRS = _Kind("an array", list, _read_strs, list, text=_strs_text)
+_SMAP = _Kind("an object", dict, _read_smap, dict, text=_smap_text)
 _SCOPE = _Kind("a string", str, _read_scope, VarScope.__str__)  # a str given as a scope is a bug, not a scope
 _ACTORS = _Kind("an object", dict, _read_actors, lambda v: {k: list(x) for k, x in v.items()})
 _HELD = _Kind("an array", list, _read_held, lambda v: [str(a) for a in v])
@@ -421,19 +436,25 @@ class _SparseRecord:
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
         """The text of :attr:`write`'s object, field by field: a string with the encoder's own
-        string escaper, a flag as ``true``, anything else with the encoder itself, so the
-        bytes are exactly the encoder's (a value of a type the escaper refuses raises
-        TypeError: :func:`_effects_text` then takes the encoder's way for the whole batch)."""
+        string escaper, a flag as ``true``, a map or string list with its kind's ``text``,
+        anything else with the encoder itself, so the bytes are exactly the encoder's (a value
+        of a type the escaper refuses raises TypeError: :func:`_effects_text` then takes the
+        encoder's way for the whole batch)."""
         env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
         body: list[str] = []
         first = True
         for i, (k, kind) in enumerate(self._fields):
             x = f"v[{i}]"
-            if kind.write is not None:
+            if kind.text is not None:
+                env[f"w{i}"] = kind.text
+                x = f"w{i}({x})"
+            elif kind.write is not None:
                 env[f"w{i}"] = kind.write
                 x = f"w{i}({x})"
             if kind.json_type is bool:
                 value = repr(_encode(True))
+            elif kind.text is not None:
+                value = x
             elif kind.json_type is str:
                 value = f"esc({x})"
             else:

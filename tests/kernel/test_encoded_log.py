@@ -80,3 +80,20 @@ def test_decoding_never_changes_or_keeps_the_callers_dicts() -> None:
     assert json.dumps(doc) == original
     doc["effects"][0]["data"]["a"] = "changed"
     assert log.effects[0].data["a"] == "1"
+
+
+def test_effect_text_is_the_encoders_for_any_string_and_falls_back_for_other_values() -> None:
+    """The per-field text writers (maps, string lists) write the encoder's exact bytes: escapes,
+    quotes, control and non-ASCII characters in keys and values; a value the string escaper
+    refuses takes the encoder's way for the whole batch, as before."""
+    odd = 'q"\\\n\x01é\u2028\ud800'
+    effects = (
+        hr.Effect("NEWS", source=odd, data={"b": "", odd: odd}),
+        hr.Effect("SET_ACTORS", actors=(odd, "x"), winners=("a", odd)),
+        hr.Effect("NEWS", data={}, vars={"k": odd}),
+    )
+    log = hr.GameLog("r", "1", effects)
+    assert log.to_json() == json.dumps(log.to_dict(), separators=(",", ":")).encode()
+    assert hr.GameLog.from_json(log.to_json()).effects == effects
+    unchecked = hr.GameLog("r", "1", (*effects, hr.Effect._make(("NEWS", "", "", {"n": 1}, *hr.Effect("X")[4:]))))
+    assert unchecked.to_json() == json.dumps(unchecked.to_dict(), separators=(",", ":")).encode()
