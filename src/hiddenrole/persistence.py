@@ -88,6 +88,10 @@ def _no_constant(name: str) -> Any:
 
 
 _STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+# Measured and rejected (CPython 3.11): reading with no hook, then proving the text canonical by
+# encoding the value again and comparing. Encoding costs more than the hook saves (a 4.5 kB
+# snapshot: plain read 26 us + encoding 38 us against 50 us strict; round trip 3.39 -> 3.68
+# M instructions). Counting keys against ':' is unsound (a colon in a string, a space before one).
 
 
 def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], err: Callable[[str], Exception]) -> _T:

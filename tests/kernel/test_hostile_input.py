@@ -248,6 +248,36 @@ def test_read_json_reads_json() -> None:
     assert hr.read_json(b'{"a":[1,"x",null,true,1.5]}') == {"a": [1, "x", None, True, 1.5]}
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a":[{"b":{"c":1,"d":[{"e":2,"e":2}]}}]}', "duplicate key 'e'"),
+        ('{"a":1,"b":{},"a":1}', "duplicate key 'a'"),
+        ("[1,2,NaN]", "NaN is not JSON"),
+        ('{"a":{"b":-Infinity}}', "-Infinity is not JSON"),
+        ("1" * 5000, "Exceeds the limit (4300 digits)"),
+        ("[" * 100_000, "maximum recursion depth exceeded"),
+        ('{"a":1} x', "Extra data"),
+    ],
+    ids=["deep-dup", "dup-apart", "nan-in-array", "inf-deep", "huge-int", "too-deep", "trailing"],
+)
+def test_read_json_names_the_fault_with_the_callers_error(text: str, message: str) -> None:
+    with pytest.raises(hr.InvalidLog) as caught:
+        hr.read_json(text.encode(), hr.InvalidLog)
+    assert caught.value.code == "INVALID_EFFECT_LOG"
+    assert caught.value.message.startswith("malformed JSON: " + message)
+
+
+def test_read_json_reads_any_valid_spelling_as_the_canonical_one() -> None:
+    engine, rules = _two_phase_engine()
+    raw = engine.snapshot().to_json()
+    spaced = json.dumps(json.loads(raw), indent=1, ensure_ascii=False).encode()
+    assert spaced != raw
+    assert hr.read_json(b" \n" + spaced + b"\t ") == hr.read_json(raw) == json.loads(raw)
+    assert hr.Engine.restore(rules, spaced).snapshot().to_json() == raw
+    assert hr.read_json(r'{"k":"\u00e9\ud800","n":[-0,1E2,0.50]}') == {"k": "\u00e9\ud800", "n": [0, 100.0, 0.5]}
+
+
 def test_a_log_with_a_duplicate_key_is_refused_everywhere() -> None:
     engine, rules = _two_phase_engine()
     data = engine.log().to_json()
