@@ -47,10 +47,6 @@ _encode = _ENCODER.encode
 """The one encoder: compact, ASCII, no NaN. Values are built by this module (no cycles)."""
 
 
-def _dumps(obj: object) -> bytes:
-    return _encode(obj).encode("ascii")
-
-
 def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str], Exception] = InvalidArgument) -> Any:
     """Strict JSON for everything the kernel and the host read back.
 
@@ -216,20 +212,61 @@ def _strs_text(v: tuple[str, ...]) -> str:
 
 
 def _smap_text(v: Mapping[str, str]) -> str:
+    if not v:
+        return "{}"
     esc = encode_basestring_ascii
     return "{" + ",".join([esc(k) + ":" + esc(x) for k, x in v.items()]) + "}"
 
 
-# The text functions raise TypeError where the string escaper refuses a value (not a str):
-# :func:`_effects_text` then takes the encoder's way, which writes or refuses it as always.
+def _actors_text(v: Mapping[str, tuple[str, ...]]) -> str:
+    esc = encode_basestring_ascii
+    return "{" + ",".join([esc(k) + ":" + _strs_text(x) for k, x in v.items()]) + "}"
+
+
+def _int_text(v: int) -> str:
+    return int.__repr__(v) if type(v) is int else _encode(v)
+
+
+def _bool_text(v: bool) -> str:
+    return "true" if v is True else "false" if v is False else _encode(v)
+
+
+# The text functions raise TypeError (or AttributeError) where a value is not of its kind:
+# :func:`_as_text` then takes the encoder's way, which writes or refuses it as always.
 _STR = _Kind("a string", str)
-_INT = _Kind("an integer", int)
-_BOOL = _Kind("true or false", bool)
+_INT = _Kind("an integer", int, text=_int_text)
+_BOOL = _Kind("true or false", bool, text=_bool_text)
 _STRS = _Kind("an array", list, _read_strs, list, text=_strs_text)
 _SMAP = _Kind("an object", dict, _read_smap, dict, text=_smap_text)
 _SCOPE = _Kind("a string", str, _read_scope, VarScope.__str__)  # a str given as a scope is a bug, not a scope
-_ACTORS = _Kind("an object", dict, _read_actors, lambda v: {k: list(x) for k, x in v.items()})
-_HELD = _Kind("an array", list, _read_held, lambda v: [str(a) for a in v])
+_ACTORS = _Kind("an object", dict, _read_actors, lambda v: {k: list(x) for k, x in v.items()}, text=_actors_text)
+_HELD = _Kind("an array", list, _read_held, lambda v: [str(a) for a in v], text=_strs_text)
+
+
+def _text_expr(kind: _Kind, x: str, env: dict[str, Any]) -> str:
+    """Source of the JSON text of the attribute value ``x``: the kind's ``text``, else its JSON
+    value with the encoder's string escaper (a string) or the encoder (``env`` gets the functions
+    it names, and must hold ``esc`` and ``enc``)."""
+    n = len(env)
+    if kind.text is not None:
+        env[f"t{n}"] = kind.text
+        text = f"t{n}({x})"
+    else:
+        value = x
+        if kind.write is not None:
+            env[f"w{n}"] = kind.write
+            value = f"w{n}({x})"
+        text = f"esc({value})" if kind.json_type is str else f"enc({value})"
+    return f"('null' if {x} is None else {text})" if kind.nullable else text
+
+
+def _as_text(text: Callable[[_T], str], write: Callable[[_T], Any], value: _T) -> str:
+    """``text(value)``, or the encoder's text of ``write(value)`` where a value is not of its
+    kind (e.g. a hand-built record): the bytes are the encoder's either way."""
+    try:
+        return text(value)
+    except (TypeError, AttributeError):
+        return _encode(write(value))
 
 
 class _Field(NamedTuple):
@@ -262,7 +299,7 @@ class _Record:
     compiled from the table, once per format version (and per ``without``).
     """
 
-    __slots__ = ("_layout", "_readers", "_writers", "make")
+    __slots__ = ("_layout", "_readers", "_texts", "_writers", "make")
 
     def __init__(self, make: Callable[..., Any], *fields: _Field) -> None:
         self.make = make
@@ -279,6 +316,7 @@ class _Record:
         self._layout: _Layout = tuple((k, v if isinstance(v, _Field) else tuple(v)) for k, v in layout)
         self._readers: dict[int, Callable[[Any, _Reader, str], Any]] = {}
         self._writers: dict[tuple[str, ...], Callable[[Any], dict[str, Any]]] = {}
+        self._texts: dict[tuple[str, ...], Callable[[Any], str]] = {}
 
     def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
         """The value of the JSON object ``v`` in format ``version`` (fields added later read their default)."""
@@ -294,13 +332,22 @@ class _Record:
             write = self._writers[without] = _dense_writer(self._layout, without)
         return write(value)
 
+    def text(self, value: Any, without: tuple[str, ...] = ()) -> str:
+        """The encoder's JSON text of :meth:`write`'s object, field by field (no object built)."""
+        text = self._texts.get(without)
+        if text is None:
+            text = self._texts[without] = _dense_text_writer(self._layout, without)
+        return _as_text(text, lambda v: self.write(v, without), value)
+
     def kind(self) -> _Kind:
         """This record as the kind of a field."""
-        return _Kind("an object", dict, _dense_reader(self.make, self._layout, 0), self.write)
+        read, text = _dense_reader(self.make, self._layout, 0), _dense_text_writer(self._layout, ())
+        return _Kind("an object", dict, read, self.write, text=text)
 
     def list_kind(self) -> _Kind:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
+        text = _dense_text_writer(self._layout, ())
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             return tuple([read(x, r, f"{where}[{i}]") for i, x in enumerate(v)])
@@ -308,7 +355,10 @@ class _Record:
         def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
             return [write(x) for x in v]
 
-        return _Kind("an array", list, read_all, write_all)
+        def text_all(v: tuple[Any, ...]) -> str:
+            return "[" + ",".join([text(x) for x in v]) + "]"
+
+        return _Kind("an array", list, read_all, write_all, text=text_all)
 
 
 _Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
@@ -388,6 +438,26 @@ def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], 
     return _compiled("v", [f"return {{{', '.join(items)}}}"], env)
 
 
+def _dense_text_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], str]:
+    """The text of :func:`_dense_writer`'s object, as one concatenation (see :func:`_text_expr`)."""
+    env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
+
+    def members(fields: list[tuple[str, str]]) -> str:
+        return (
+            " + ".join(f"{(',' if i else '{') + _encode(k) + ':'!r} + {x}" for i, (k, x) in enumerate(fields))
+            + " + '}'"
+        )
+
+    top: list[tuple[str, str]] = []
+    for key, spec in layout:
+        if isinstance(spec, _Field):
+            if key not in without:
+                top.append((key, _text_expr(spec.kind, f"v.{spec.attr}", env)))
+        else:
+            top.append((key, "(" + members([(f.key, _text_expr(f.kind, f"v.{f.attr}", env)) for f in spec]) + ")"))
+    return _compiled("v", [f"return {members(top)}"], env)
+
+
 _NATIVE = not isinstance(value_or_json, FunctionType)
 """This module runs compiled (mypyc): its loops are native, and reading an effect field by
 field natively costs less than calling a generated (interpreted) reader per item."""
@@ -448,21 +518,7 @@ class _SparseRecord:
         body: list[str] = []
         first = True
         for i, (k, kind) in enumerate(self._fields):
-            x = f"v[{i}]"
-            if kind.text is not None:
-                env[f"w{i}"] = kind.text
-                x = f"w{i}({x})"
-            elif kind.write is not None:
-                env[f"w{i}"] = kind.write
-                x = f"w{i}({x})"
-            if kind.json_type is bool:
-                value = repr(_encode(True))
-            elif kind.text is not None:
-                value = x
-            elif kind.json_type is str:
-                value = f"esc({x})"
-            else:
-                value = f"enc({x})"
+            value = repr(_encode(True)) if kind.json_type is bool else _text_expr(kind, f"v[{i}]", env)
             key = ("{" if first else ",") + _encode(k) + ":"
             if i == self._nonempty:
                 body.append(f"s = {key!r} + {value}")
@@ -647,7 +703,7 @@ def _effects_text(effects: tuple[Effect, ...]) -> str:
     text = _EFFECT.text
     try:
         return ",".join([text(e) for e in effects])
-    except TypeError:  # a value the string escaper refuses (not a str): the encoder's way
+    except (TypeError, AttributeError):  # a value not of its kind: the encoder's way (see _as_text)
         write = _EFFECT.write
         return _encode([write(e) for e in effects])[1:-1]
 
@@ -675,12 +731,9 @@ class GameLog:
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes."""
-        head = _dumps({"version": self.version, "rules": {"name": self.rules_name, "version": self.rules_version}})
-        if self.encoded is None:
-            body = _effects_text(self.effects).encode("ascii")
-        else:
-            body = ",".join(self.encoded.upto(self.effects)).encode("ascii")
-        return head[:-1] + b',"effects":[' + body + b"]}"
+        head = _LOG.text(self, _EFFECTS)
+        body = _effects_text(self.effects) if self.encoded is None else ",".join(self.encoded.upto(self.effects))
+        return (head[:-1] + ',"effects":[' + body + "]}").encode("ascii")
 
     @classmethod
     def from_dict(cls, v: Any, err: type[GameError] = InvalidLog, where: str = "log") -> GameLog:
@@ -696,6 +749,9 @@ class GameLog:
 def _decoded_log(**attrs: Any) -> GameLog:
     return GameLog(**attrs, well_typed=True)
 
+
+_EFFECTS = ("effects",)
+"""The field :meth:`GameLog.to_json` writes itself (from its encoded effects)."""
 
 _LOG = _Record(
     _decoded_log,
@@ -740,7 +796,7 @@ class Snapshot:
 
     def to_json(self) -> bytes:
         """Compact, deterministic JSON bytes (the log part reuses its encoded effects)."""
-        rest = _dumps(_SNAPSHOT.write(self, _HEAD))
+        rest = _SNAPSHOT.text(self, _HEAD).encode("ascii")
         return b'{"version":%d,"log":%s,%s' % (self.version, self.log.to_json(), rest[1:])
 
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import hiddenrole as hr
 from hiddenrole.games import redblue
@@ -97,3 +98,24 @@ def test_effect_text_is_the_encoders_for_any_string_and_falls_back_for_other_val
     assert hr.GameLog.from_json(log.to_json()).effects == effects
     unchecked = hr.GameLog("r", "1", (*effects, hr.Effect._make(("NEWS", "", "", {"n": 1}, *hr.Effect("X")[4:]))))
     assert unchecked.to_json() == json.dumps(unchecked.to_dict(), separators=(",", ":")).encode()
+
+
+def test_snapshot_text_is_the_encoders_for_any_string_and_falls_back_for_other_values() -> None:
+    """The board is written field by field from the record tables (no object built); its bytes
+    are the encoder's, odd strings included, and a hand-built value of the wrong type takes the
+    encoder's way."""
+    odd = 'q"\\\n\x01é\u2028'
+    log = hr.GameLog("r", odd, (hr.Effect("NEWS", data={odd: odd}),))
+    player = hr.PlayerInfo(odd, odd, False, {"a": odd}, {})
+    snap = hr.Snapshot(
+        log, odd, 3, {odd: ""}, {odd: (odd, "x")}, None, (player,), (hr.Detour(odd, odd),), {}, (), (odd,), ()
+    )
+    wrong = (
+        replace(snap, round=True),
+        replace(snap, players=(player._replace(alive=1),)),  # type: ignore[arg-type]
+        replace(snap, vars={"k": 1}),  # type: ignore[dict-item]
+    )
+    for value in (snap, replace(snap, winners=(odd,)), *wrong):
+        doc = value.to_dict()
+        assert value.to_json() == json.dumps(doc, separators=(",", ":")).encode()
+        assert value.log.to_json() == json.dumps(doc["log"], separators=(",", ":")).encode()
