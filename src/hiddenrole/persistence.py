@@ -319,11 +319,17 @@ class _Record:
         self._texts: dict[tuple[str, ...], Callable[[Any], str]] = {}
 
     def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
-        """The value of the JSON object ``v`` in format ``version`` (fields added later read their default)."""
+        """The value of the JSON object ``v`` in format ``version`` (fields added later read their default).
+
+        Read first without building the paths of error messages (:data:`_NO_PATH`); what that
+        refuses is read again with them, to name the exact fault."""
         read = self._readers.get(version)
         if read is None:
             read = self._readers[version] = _dense_reader(self.make, self._layout, version)
-        return read(v, r, where)
+        try:
+            return read(v, r, _NO_PATH)
+        except GameError:
+            return read(v, r, where)
 
     def write(self, value: Any, without: tuple[str, ...] = ()) -> dict[str, Any]:
         """The JSON object of ``value``, without the top-level fields named in ``without``."""
@@ -350,6 +356,8 @@ class _Record:
         text = _dense_text_writer(self._layout, ())
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
+            if where is _NO_PATH:
+                return tuple([read(x, r, where) for x in v])
             return tuple([read(x, r, f"{where}[{i}]") for i, x in enumerate(v)])
 
         def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -363,6 +371,10 @@ class _Record:
 
 _Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
 
+_NO_PATH = "".join(("<no ", "path>"))
+"""The ``where`` of a first read that builds no paths (compared by identity: no caller's string
+is this object); :meth:`_Record.read` reads again with the real path when it is refused."""
+
 
 def _compiled(params: str, body: list[str], env: dict[str, Any]) -> Callable[..., Any]:
     """A function made from source text built from this module's own record tables (never from
@@ -375,14 +387,19 @@ def _compiled(params: str, body: list[str], env: dict[str, Any]) -> Callable[...
 
 
 def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Callable[[Any, _Reader, str], Any]:
-    env: dict[str, Any] = {"make": make, "value": _value}
+    """A record's reader; a path is extended only when it is not :data:`_NO_PATH`, and a named
+    tuple is built with ``tuple.__new__`` (its own ``__new__`` parses keywords in Python)."""
+    env: dict[str, Any] = {"make": make, "value": _value, "NO_PATH": _NO_PATH}
     body: list[str] = []
-    args: list[str] = []
+    args: dict[str, str] = {}
+
+    def path(where: str, key: str) -> str:
+        return f"({where} if {where} is NO_PATH else {where} + {'.' + key!r})"
 
     def field(f: _Field, obj: str, where: str) -> None:
         n = len(args)
         x = f"x{n}"
-        args.append(f"{f.attr}={x}")
+        args[f.attr] = x
         if f.since > version:
             env[f"d{n}"] = f.default
             body.append(f"{x} = d{n}")
@@ -394,7 +411,7 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
             body.append(f"if type({x}) is not t{n}: {x} = {slow}")
         else:
             env[f"r{n}"] = f.kind.read
-            body.append(f"{x} = r{n}({x}, r, {where} + {'.' + f.key!r}) if type({x}) is t{n} else {slow}")
+            body.append(f"{x} = r{n}({x}, r, {path(where, f.key)}) if type({x}) is t{n} else {slow}")
 
     def keys_check(obj: str, where: str, keys: frozenset[str]) -> None:
         name = f"keys{len(env)}"
@@ -409,11 +426,17 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
             continue
         g = f"g{len(env)}"
         body.append(f"{g} = v[{key!r}]")
-        body.append(f"{g}_at = where + {'.' + key!r}")
+        body.append(f"{g}_at = {path('where', key)}")
         keys_check(g, f"{g}_at", frozenset(f.key for f in spec if f.since <= version))
         for f in spec:
             field(f, g, f"{g}_at")
-    body.append(f"return make({', '.join(args)})")
+    names: tuple[str, ...] | None = getattr(make, "_fields", None)
+    if isinstance(make, type) and issubclass(make, tuple) and names is not None:
+        assert sorted(names) == sorted(args), "a named tuple's table names each of its fields"
+        env["new"] = tuple.__new__
+        body.append(f"return new(make, ({', '.join(args[a] for a in names)},))")
+    else:
+        body.append(f"return make({', '.join(f'{a}={x}' for a, x in args.items())})")
     return _compiled("v, r, where", body, env)
 
 
