@@ -538,10 +538,10 @@ class _SparseRecord:
         of a type the escaper refuses raises TypeError: :func:`_effects_text` then takes the
         encoder's way for the whole batch)."""
         env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
-        body: list[str] = []
+        body: list[str] = [", ".join(f"x{i}" for i in range(len(self._fields))) + ", = v"]  # one unpacking, then locals
         first = True
         for i, (k, kind) in enumerate(self._fields):
-            value = repr(_encode(True)) if kind.json_type is bool else _text_expr(kind, f"v[{i}]", env)
+            value = repr(_encode(True)) if kind.json_type is bool else _text_expr(kind, f"x{i}", env)
             key = ("{" if first else ",") + _encode(k) + ":"
             if i == self._nonempty:
                 body.append(f"s = {key!r} + {value}")
@@ -550,9 +550,9 @@ class _SparseRecord:
             assert not first, "the non-empty field comes first"
             if self._defaults[i]:
                 env[f"d{i}"] = self._defaults[i]
-                body.append(f"if v[{i}] != d{i}: s += {key!r} + {value}")
+                body.append(f"if x{i} != d{i}: s += {key!r} + {value}")
             else:
-                body.append(f"if v[{i}]: s += {key!r} + {value}")
+                body.append(f"if x{i}: s += {key!r} + {value}")
         body.append("return s + '}'")
         return _compiled("v", body, env)
 
