@@ -148,7 +148,7 @@ class _Kind(NamedTuple):
     text: Callable[[Any], str] | None = None
     """Attribute value to the encoder's JSON text of ``write(value)``, without building that value
     or calling the encoder (whose set-up per call costs more than a small map's text); ``None``:
-    the encoder's. Used by :meth:`_SparseRecord._text_writer`, the path of every save."""
+    the string escaper's or the encoder's (see :func:`_text_expr`). The path of every save."""
 
 
 def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
@@ -532,11 +532,10 @@ class _SparseRecord:
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
-        """The text of :attr:`write`'s object, field by field: a string with the encoder's own
-        string escaper, a flag as ``true``, a map or string list with its kind's ``text``,
-        anything else with the encoder itself, so the bytes are exactly the encoder's (a value
-        of a type the escaper refuses raises TypeError: :func:`_effects_text` then takes the
-        encoder's way for the whole batch)."""
+        """The text of :attr:`write`'s object, field by field: a flag as ``true``, any other
+        field as :func:`_text_expr` writes it, so the bytes are exactly the encoder's (a value
+        not of its kind raises TypeError: :func:`_effects_text` then takes the encoder's way
+        for the whole batch)."""
         env: dict[str, Any] = {"esc": encode_basestring_ascii, "enc": _encode}
         body: list[str] = [", ".join(f"x{i}" for i in range(len(self._fields))) + ", = v"]  # one unpacking, then locals
         first = True
