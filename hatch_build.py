@@ -42,6 +42,7 @@ _SETUP = (
     " declared), which compiled code would turn into a plain TypeError or accept; runs once per game"
 )
 _REEXPORTS = "the package's re-exports and assembly of its Rules (once, cached); nothing hot"
+_VOCAB = "names and constants, nothing to run (compiled callers inline the Final literals); saves CI build CPU"
 
 NOT_COMPILED: dict[str, str] = {
     "__init__": "the public API's re-exports; nothing hot",
@@ -54,16 +55,20 @@ NOT_COMPILED: dict[str, str] = {
     "games.werewolf.boards": _SETUP,
     "games.werewolf.roles": _SETUP,
     "games.werewolf.switches": _SETUP,
+    "games.werewolf.phases": "builds the phase Config once per Rules (cached), not play; saves CI build CPU",
+    "games.werewolf.vocab": _VOCAB,
     "games.missions.__init__": _REEXPORTS,
     "games.missions.hosting": _HOST,
     "games.missions.narration": _HOST,
     "games.missions.boards": _SETUP,
     "games.missions.engines": _SETUP,
     "games.missions.tables": _SETUP,
+    "games.missions.vocab": _VOCAB,
     "games.onenight.__init__": _REEXPORTS,
     "games.onenight.hosting": _HOST,
     "games.onenight.narration": _HOST,
     "games.onenight.dealing": _SETUP,
+    "games.onenight.vocab": _VOCAB,
 }
 """Modules of the kernel (top level of ``hiddenrole``) and of :data:`RULES_PACKAGES` left pure, and why
 (dotted, relative to ``hiddenrole``). Every other module there is compiled."""
