@@ -1,9 +1,10 @@
 """Optional compiled build of the kernel: ``HIDDENROLE_COMPILE=1 pip install .``.
 
 Without the variable this hook does nothing and the wheel stays pure Python (the
-reference). With it, mypyc compiles the kernel's top-level modules (globbed, so a new
-kernel module is compiled too) into C extensions that sit next to the ``.py`` files in
-the wheel; Python's importer prefers them. See docs/ARCHITECTURE.md ("Compiled kernel").
+reference). With it, mypyc compiles the kernel's top-level modules and the rules modules of
+:data:`RULES_PACKAGES` (globbed, so a new module is compiled too) into C extensions that
+sit next to the ``.py`` files in the wheel; Python's importer prefers them.
+See docs/ARCHITECTURE.md ("Compiled kernel").
 """
 
 from __future__ import annotations
@@ -31,13 +32,46 @@ OPT_LEVELS = ("0", "1", "2", "3")
 MYPYC_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 """What the compiled build needs in the build environment (pinned: the build is reproducible)."""
 
+RULES_PACKAGES = ("games.werewolf", "games.missions", "games.onenight")
+"""Rules packages compiled with the kernel: typed, on the public kernel API only, and their resolvers,
+legality and victory checks are what a game runs besides the kernel (the shipped games' play speed)."""
+
+_HOST = "the host layer's part of the package (imports gamedef); not play"
+_SETUP = (
+    "setup: validates the caller's Python arguments with typed errors (a bool or a str where an int is"
+    " declared), which compiled code would turn into a plain TypeError or accept; runs once per game"
+)
+_REEXPORTS = "the package's re-exports and assembly of its Rules (once, cached); nothing hot"
+_VOCAB = "names and constants, nothing to run (compiled callers inline the Final literals); saves CI build CPU"
+
 NOT_COMPILED: dict[str, str] = {
     "__init__": "the public API's re-exports; nothing hot",
     "cli": "the command line, not the kernel",
     "errors": "mypyc refuses InvalidArgument(GameError, TypeError, ValueError): builtin-type multiple inheritance",
     "rules": "mypyc refuses @runtime_checkable Protocols; Bound turns rules into plain callables once anyway",
+    "games.werewolf.__init__": _REEXPORTS,
+    "games.werewolf.hosting": _HOST,
+    "games.werewolf.narration": _HOST,
+    "games.werewolf.boards": _SETUP,
+    "games.werewolf.roles": _SETUP,
+    "games.werewolf.switches": _SETUP,
+    "games.werewolf.phases": "builds the phase Config once per Rules (cached), not play; saves CI build CPU",
+    "games.werewolf.vocab": _VOCAB,
+    "games.missions.__init__": _REEXPORTS,
+    "games.missions.hosting": _HOST,
+    "games.missions.narration": _HOST,
+    "games.missions.boards": _SETUP,
+    "games.missions.engines": _SETUP,
+    "games.missions.tables": _SETUP,
+    "games.missions.vocab": _VOCAB,
+    "games.onenight.__init__": _REEXPORTS,
+    "games.onenight.hosting": _HOST,
+    "games.onenight.narration": _HOST,
+    "games.onenight.dealing": _SETUP,
+    "games.onenight.vocab": _VOCAB,
 }
-"""Top-level modules of ``hiddenrole`` left pure, and why. Every other top-level module is compiled."""
+"""Modules of the kernel (top level of ``hiddenrole``) and of :data:`RULES_PACKAGES` left pure, and why
+(dotted, relative to ``hiddenrole``). Every other module there is compiled."""
 
 SETUP = """\
 from mypyc.build import mypycify
@@ -59,20 +93,27 @@ def opt_level() -> str:
     return level
 
 
-def kernel_modules(package: Path) -> list[str]:
-    """The compiled modules: the package's top-level modules less :data:`NOT_COMPILED`, sorted."""
-    return sorted(p.stem for p in package.glob("*.py") if p.stem not in NOT_COMPILED)
+def candidate_modules(package: Path) -> list[str]:
+    """Every module of the kernel and of :data:`RULES_PACKAGES`, dotted relative to ``package``, sorted."""
+    kernel = [p.stem for p in package.glob("*.py")]
+    rules = [f"{pkg}.{p.stem}" for pkg in RULES_PACKAGES for p in package.joinpath(*pkg.split(".")).glob("*.py")]
+    return sorted(kernel + rules)
 
 
-def compile_kernel(package: Path, out: Path) -> list[Path]:
-    """Compile the kernel of ``package`` (``src/hiddenrole``) in a scratch copy; return the extensions
-    (``hiddenrole/<module>.<tag>.so`` and the shared ``hiddenrole__mypyc.<tag>.so``) under ``out``."""
+def compiled_modules(package: Path) -> list[str]:
+    """The compiled modules: :func:`candidate_modules` less :data:`NOT_COMPILED`."""
+    return [m for m in candidate_modules(package) if m not in NOT_COMPILED]
+
+
+def compile_modules(package: Path, out: Path) -> list[Path]:
+    """Compile :func:`compiled_modules` of ``package`` (``src/hiddenrole``) in a scratch copy; return the
+    extensions (``hiddenrole/<path>.<tag>.so`` and the shared ``hiddenrole__mypyc.<tag>.so``) under ``out``."""
     work = out / "src"
     shutil.copytree(package, work / "hiddenrole", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    paths = [f"hiddenrole/{m}.py" for m in kernel_modules(package)]
+    paths = [f"hiddenrole/{m.replace('.', '/')}.py" for m in compiled_modules(package)]
     (work / "setup.py").write_text(SETUP.format(paths=paths, opt=opt_level()))
     subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=work, check=True)
-    return sorted(work.glob("*__mypyc*.so")) + sorted((work / "hiddenrole").glob("*.so"))
+    return sorted(work.glob("*__mypyc*.so")) + sorted((work / "hiddenrole").rglob("*.so"))
 
 
 class CustomBuildHook(BuildHookInterface[BuilderConfig]):
@@ -88,9 +129,8 @@ class CustomBuildHook(BuildHookInterface[BuilderConfig]):
             raise RuntimeError(f"{ENV_VAR}=1 builds a regular wheel: use `pip install .`, not `pip install -e .`")
         out = Path(tempfile.mkdtemp(prefix="hiddenrole-mypyc-"))
         self._scratch = out
-        for so in compile_kernel(Path(self.root) / "src" / "hiddenrole", out):
-            rel = so.name if "__mypyc" in so.name else f"hiddenrole/{so.name}"
-            build_data["force_include"][str(so)] = rel
+        for so in compile_modules(Path(self.root) / "src" / "hiddenrole", out):
+            build_data["force_include"][str(so)] = so.relative_to(out / "src").as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
 

@@ -48,8 +48,8 @@ __all__ = [
 ]
 
 EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
-_tuple_new = tuple.__new__
 """The shared empty read-only mapping."""
+_tuple_new = tuple.__new__
 
 REPLACED_BY_INTERCEPTOR = "replaced by an interceptor"
 
@@ -207,9 +207,18 @@ class SkillUse(NamedTuple):
         return self.targets[0] if self.targets else ""
 
 
+# The primitives build their tuple in Effect's field order (type, source, target, data, canceled,
+# reason, phase, alive, scope, key, value, actors, role, vars, winners): ``Effect(...)`` would run
+# the NamedTuple's generated ``__new__``, one more Python frame per effect in both builds
+# (tests/kernel/test_effects.py checks each against its keyword form).
+
+
 def set_alive(player_id: str, alive: bool) -> Effect:
     """Kernel primitive: set a player's aliveness."""
-    return Effect(SET_ALIVE, target=player_id, alive=bool(alive))
+    alive = bool(alive)
+    return _tuple_new(
+        Effect, (SET_ALIVE, "", player_id, EMPTY_MAP, False, "", "", alive, GAME, "", "", (), "", EMPTY_MAP, ())
+    )
 
 
 def set_var(scope: VarScope, key: str, value: str) -> Effect:
@@ -218,7 +227,9 @@ def set_var(scope: VarScope, key: str, value: str) -> Effect:
         raise InvalidArgument("set_var scope must be a VarScope (GAME, ROUND or .of(id))")
     if not isinstance(key, str) or not key or not isinstance(value, str):
         raise InvalidArgument("set_var needs a non-empty str key and a str value")
-    return Effect(SET_VAR, target=scope.owner, scope=scope, key=key, value=value)
+    return _tuple_new(
+        Effect, (SET_VAR, "", scope.owner, EMPTY_MAP, False, "", "", False, scope, key, value, (), "", EMPTY_MAP, ())
+    )
 
 
 def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
@@ -230,7 +241,10 @@ def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
     for pid in ids:
         if not isinstance(pid, str):
             raise InvalidArgument("set_actors ids must be str")
-    return Effect(SET_ACTORS, phase=phase, actors=tuple(sorted(set(player_ids))))
+    actors = tuple(sorted(set(player_ids)))
+    return _tuple_new(
+        Effect, (SET_ACTORS, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", actors, "", EMPTY_MAP, ())
+    )
 
 
 def detour(player_id: str, phase: PhaseType) -> Effect:
@@ -238,12 +252,16 @@ def detour(player_id: str, phase: PhaseType) -> Effect:
 
     Detours route the next phase before any goto, and hold the victory check until drained.
     """
-    return Effect(DETOUR, source=player_id, phase=phase)
+    return _tuple_new(
+        Effect, (DETOUR, player_id, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
+    )
 
 
 def goto_phase(phase: PhaseType) -> Effect:
     """Control: leave this phase for ``phase`` instead of its configured next phase."""
-    return Effect(GOTO_PHASE, phase=phase)
+    return _tuple_new(
+        Effect, (GOTO_PHASE, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
+    )
 
 
 def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
@@ -267,6 +285,7 @@ def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
     return out
 
 
+_EFFECT_FIELDS = len(Effect._fields)
 _STR_FIELDS = ("type", "source", "target", "reason", "phase", "key", "value", "role")
 
 
@@ -322,30 +341,34 @@ def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
     The first test is the common case (an effect built with this module's helpers) in one
     expression, because every effect of every phase passes here.
     """
-    f: Any = e  # fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError)
-    scope = f.scope
-    if (
-        type(f.type) is str
-        and type(f.source) is str
-        and type(f.target) is str
-        and type(f.reason) is str
-        and type(f.phase) is str
-        and type(f.key) is str
-        and type(f.value) is str
-        and type(f.role) is str
-        and type(f.canceled) is bool
-        and type(f.alive) is bool
-        and type(scope) is VarScope
-        and type(scope.per_round) is bool
-        and type(scope.owner) is str
-        and f.actors == ()
-        and f.winners == ()
-        and f.type
-        and f.type not in BOOKKEEPING_EVENTS
-        and (f.data is EMPTY_MAP or _is_clean_map(f.data))
-        and (f.vars is EMPTY_MAP or _is_clean_map(f.vars))
-    ):
-        return e
+    # Fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError), and
+    # unpacked at once (one tuple unpack instead of a dozen attribute reads, in both builds).
+    raw: tuple[Any, ...] = e
+    if len(raw) == _EFFECT_FIELDS:
+        kind, source, target, data, canceled, reason, phase, alive, scope, key, value, actors, role, cells, won = raw
+        if (
+            type(kind) is str
+            and type(source) is str
+            and type(target) is str
+            and type(reason) is str
+            and type(phase) is str
+            and type(key) is str
+            and type(value) is str
+            and type(role) is str
+            and type(canceled) is bool
+            and type(alive) is bool
+            and type(scope) is VarScope
+            and type(scope.per_round) is bool
+            and type(scope.owner) is str
+            and actors == ()
+            and won == ()
+            and kind
+            and kind not in BOOKKEEPING_EVENTS
+            and (data is EMPTY_MAP or _is_clean_map(data))
+            and (cells is EMPTY_MAP or _is_clean_map(cells))
+        ):
+            return e
+    f: Any = e
     for name in _STR_FIELDS:
         if type(getattr(f, name)) is not str:
             raise InvalidArgument(f"{who} returned an effect whose {name} is not a str: {getattr(f, name)!r}")

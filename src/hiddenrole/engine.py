@@ -30,6 +30,9 @@ from .vocab import END
 
 __all__ = ["Engine", "EventHandler", "MessageHandler"]
 
+_new = tuple.__new__
+"""Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
+
 
 class Engine(Phases):
     """One game. Build it from :class:`Rules`, seat players, :meth:`start`, then loop
@@ -51,7 +54,7 @@ class Engine(Phases):
             got = self._status
             if got is None:
                 s = self._state
-                got = self._status = Status(s.phase, s.round, s.phase == END, s.winners or ())
+                got = self._status = _new(Status, (s.phase, s.round, s.phase == END, s.winners or ()))
             return got
 
     def view(self) -> GameView:

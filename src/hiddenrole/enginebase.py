@@ -108,8 +108,12 @@ class EngineBase:
     def _seat_changed(self, player_id: str) -> None:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
         waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
-        self._now.pop(player_id, None)
-        self._gates.pop(player_id, None)
+        # ``in`` + ``del``, not ``pop(id, None)``: mypyc compiles that pop into a generic method call.
+        now, gates = self._now, self._gates
+        if player_id in now:
+            del now[player_id]
+        if player_id in gates:
+            del gates[player_id]
 
     # ------------------------------------------------------------------ plumbing
 

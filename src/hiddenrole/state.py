@@ -30,6 +30,7 @@ class State:
         "_alive",
         "_alive_ids",
         "_all",
+        "_blank",
         "_index",
         "_public",
         "actors",
@@ -67,6 +68,7 @@ class State:
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
+        self._blank: dict[str, tuple[str, ...]] | None = None
 
     def clone(self) -> State:
         c = State()
@@ -76,6 +78,7 @@ class State:
         c.players = dict(self.players)
         c.order = list(self.order)
         c._index = self._index  # replaced or dropped, never changed, by seat()
+        c._blank = self._blank  # likewise
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
         c.detours = list(self.detours)
@@ -110,6 +113,15 @@ class State:
         self.players[info.id] = info
         self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._alive_ids = self._all = self._public = None
+        self._blank = None
+
+    def blank_by_seat(self) -> dict[str, tuple[str, ...]]:
+        """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
+        seating changes (copying costs a fraction of building it; who-acts takes one per board)."""
+        blank = self._blank
+        if blank is None:
+            blank = self._blank = dict.fromkeys(self.order, ())
+        return blank.copy()
 
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive

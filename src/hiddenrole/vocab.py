@@ -87,7 +87,7 @@ TURN_ENDED: Final = "TURN_ENDED"
 TURN_DELAYED: Final = "TURN_DELAYED"
 """Replay bookkeeping: the player at the head of the turn queue moved to its end."""
 
-KERNEL_EVENTS: Final = frozenset(
+KERNEL_EVENTS: Final[frozenset[EventType]] = frozenset(
     {
         SET_ALIVE,
         SET_VAR,

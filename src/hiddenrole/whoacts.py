@@ -91,8 +91,7 @@ class WhoActs(EngineBase):
         # The final answer of every seat the rules cannot narrow: nothing offered, or (no
         # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
         # (Computed right after a board change: the per-seat answers are empty, and replaced whole.)
-        none: tuple[SkillType, ...] = ()
-        now = dict.fromkeys(s.order, none)
+        now = s.blank_by_seat()
         if self._b.usable is None and not self._pending:
             now.update(got)
         else:

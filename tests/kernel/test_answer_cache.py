@@ -153,3 +153,17 @@ def test_compiled_rules_are_shared_kept_outside_the_rules_and_dropped_with_them(
     del rules
     gc.collect()
     assert key not in compiled_rules._CACHE
+
+
+def test_seats_taken_after_a_question_get_their_answers() -> None:
+    """Asking before the table is full keeps nothing about the seats: each later seat is answered."""
+    gate = CountingGate()
+    engine = hr.Engine(make_rules(night_day(), usable=gate))
+    engine.add_player("s1", "seer")
+    assert engine.allowed_skills("s1") == ()  # not started
+    for pid in sorted(set(PLAYERS) - {"s1"}):
+        engine.add_player(pid, PLAYERS[pid])
+    engine.start()
+    assert engine.allowed_skills("w1") == ("KILL",)
+    assert engine.allowed_skills("v1") == ()
+    assert engine.allowed_skills("s1") == ("CHECK",)

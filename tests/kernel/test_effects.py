@@ -72,6 +72,29 @@ def test_detour_and_goto_carry_their_phase() -> None:
     assert (g.type, g.phase, g.source, g.target) == (hr.GOTO_PHASE, "OTHER", "", "")
 
 
+@pytest.mark.parametrize(
+    ("built", "keywords"),
+    [
+        (lambda: hr.set_alive("p1", True), lambda: hr.Effect(hr.SET_ALIVE, target="p1", alive=True)),
+        (
+            lambda: hr.set_var(hr.ROUND.of("p2"), "k", "v"),
+            lambda: hr.Effect(hr.SET_VAR, target="p2", scope=hr.ROUND.of("p2"), key="k", value="v"),
+        ),
+        (
+            lambda: hr.set_actors("MAIN", "p3", "p1"),
+            lambda: hr.Effect(hr.SET_ACTORS, phase="MAIN", actors=("p1", "p3")),
+        ),
+        (lambda: hr.detour("p1", "OTHER"), lambda: hr.Effect(hr.DETOUR, source="p1", phase="OTHER")),
+        (lambda: hr.goto_phase("OTHER"), lambda: hr.Effect(hr.GOTO_PHASE, phase="OTHER")),
+    ],
+)
+def test_each_primitive_is_its_keyword_form_field_for_field(built: Any, keywords: Any) -> None:
+    """The constructors build their tuples by position; every other field is at its default."""
+    got, want = built(), keywords()
+    assert type(got) is hr.Effect
+    assert got._asdict() == want._asdict()
+
+
 def test_rule_event_is_a_plain_effect() -> None:
     e = hr.Effect("KILL", "wolf1", "p2")
     assert (e.type, e.source, e.target, dict(e.data), e.canceled, e.reason) == ("KILL", "wolf1", "p2", {}, False, "")

@@ -81,6 +81,7 @@ def test_R16_the_bound_checker_follows_the_mode() -> None:
     assert ww.check_victory(three) == (ww.EVIL,)  # side wipe is the default
 
 
+@pytest.mark.pure_only  # spies on victory.check_victory: compiled code calls it directly, not through the module
 def test_R16_the_bound_checker_recounts_only_when_what_it_reads_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A write the census does not read keeps the answer; a death or a camp/category change recounts."""
     counted: list[int] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 import hiddenrole as hr
 
@@ -49,7 +49,7 @@ __all__ = [
 InterceptorLike: TypeAlias = hr.Interceptor | Callable[[hr.Effect, hr.GameView], Iterable[hr.Effect] | None]
 RoleInfoLike: TypeAlias = hr.RoleInfoProvider | Callable[[str, hr.GameView], Mapping[str, str] | None]
 
-GUN_CAUSES = (KILL, SHOOT, VOTE)
+GUN_CAUSES: Final[tuple[str, ...]] = (KILL, SHOOT, VOTE)
 """Deaths after which a hunter may shoot: every death but poison."""
 
 
