@@ -249,6 +249,8 @@ async def seat(
                 key = (v["phase"], v["round"], m["version"])
                 if (key in acted and not m.get("retry")) or sent:
                     continue
+                if think is not None and not m.get("go"):
+                    continue  # still thinking: it will choose on its latest board when it is done
                 options = choices(config, v, rng)
                 said = talk.get(key[:2], 0)
                 late = deadline is not None and deadline - time.time() < WORK["margin"]
@@ -322,28 +324,33 @@ async def new_table(
 
 
 async def table_loop(
-    servers: list[Endpoint], i: int, phase: float, stats: Stats, until: float, first: list[tuple[Any, dict[str, Any]]]
+    http: httpx.AsyncClient,
+    servers: list[Endpoint],
+    i: int,
+    phase: float,
+    stats: Stats,
+    until: float,
+    first: list[tuple[Any, dict[str, Any]]],
 ) -> None:
     rng = random.Random(i)
     config = CONFIG[0]
     opened = first
     played = 0
-    async with httpx.AsyncClient(timeout=60) as http:
-        while True:
-            thinkers = [random.Random(f"think {i} {played} {k}") for k in range(len(opened))]
-            played += 1
-            done = await asyncio.gather(
-                *(
-                    seat(o, config, random.Random(rng.random()), stats, until, t)
-                    for o, t in zip(opened, thinkers, strict=True)
-                )
+    while True:
+        thinkers = [random.Random(f"think {i} {played} {k}") for k in range(len(opened))]
+        played += 1
+        done = await asyncio.gather(
+            *(
+                seat(o, config, random.Random(rng.random()), stats, until, t)
+                for o, t in zip(opened, thinkers, strict=True)
             )
-            if all(done):
-                stats.games += 1
-            if asyncio.get_running_loop().time() >= until:
-                return
-            fresh = await new_table(http, servers, i, phase)
-            opened = list(await asyncio.gather(*(open_seat(*f) for f in fresh)))
+        )
+        if all(done):
+            stats.games += 1
+        if asyncio.get_running_loop().time() >= until:
+            return
+        fresh = await new_table(http, servers, i, phase)
+        opened = list(await asyncio.gather(*(open_seat(*f) for f in fresh)))
 
 
 CONFIG: list[Any] = []
@@ -377,21 +384,36 @@ def clients(
     CONFIG.append(Table.open(get("werewolf"), SEATS, None, seed=0).rules.config)
 
     async def go() -> dict[str, Any]:
-        async with httpx.AsyncClient(timeout=120) as http:
+        # One HTTP client for the process, made before the clock starts: making one costs ~35 ms of
+        # CPU (its TLS context and proxy settings), which stalled every seat of the process at the start.
+        async with httpx.AsyncClient(timeout=120, trust_env=False) as http:
             made = [await new_table(http, servers, i, phase) for i in tables]
-        first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
-        pipe.send("ready")
-        await asyncio.to_thread(pipe.recv)
-        stats = Stats()
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        cpu0 = time.process_time()
-        until = start + seconds
-        await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables)))
-        return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
+            first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
+            pipe.send("ready")
+            await asyncio.to_thread(pipe.recv)
+            stats = Stats()
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            cpu0 = time.process_time()
+            until = start + seconds
+            await asyncio.gather(
+                *(table_loop(http, servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables))
+            )
+            return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
 
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        pipe.send(runner.run(go()))
+        prof = os.environ.get("CLIENT_PROFILE")
+        if prof:
+            import cProfile
+
+            pr = cProfile.Profile()
+            pr.enable()
+            out = runner.run(go())
+            pr.disable()
+            pr.dump_stats(f"{prof}.{os.getpid()}")
+            pipe.send(out)
+        else:
+            pipe.send(runner.run(go()))
 
 
 def run(
