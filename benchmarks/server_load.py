@@ -190,6 +190,8 @@ async def seat(
     """One seat's client until its game ends (True) or the time is up; ``thinker``: its think-time stream (``Pace``)."""
     sent: dict[str, float] = {}
     think: float | None = None
+    chosen: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
+    """The board a thinking seat chose on, and its choices (kept while no newer board came)."""
     """When the seat's think time ends (event-loop time), while it thinks (``Pace``)."""
     loop = asyncio.get_running_loop()
     n = 0
@@ -252,7 +254,9 @@ async def seat(
                     continue
                 if think is not None and not m.get("go"):
                     continue  # still thinking: it will choose on its latest board when it is done
-                options = choices(config, v, rng)
+                # (While the board it thought on is still the latest, its choices stand.)
+                options = chosen[1] if chosen is not None and chosen[0] is v else choices(config, v, rng)
+                chosen = None
                 said = talk.get(key[:2], 0)
                 late = deadline is not None and deadline - time.time() < WORK["margin"]
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and late:
@@ -263,6 +267,7 @@ async def seat(
                     ):
                         PACE.thinking += 1
                         think = loop.time() + thinker.expovariate(1.0) * PACE.thinking / PACE.share
+                        chosen = (v, options)
                     continue
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and not BURST:
                     talk[key[:2]] = said + 1
