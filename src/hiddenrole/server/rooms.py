@@ -51,6 +51,9 @@ SHUTDOWN_CODE = 1001
 SHUTDOWN_REASON = "the server is shutting down: reconnect and resync"
 
 SEAT_KINDS = frozenset({"act", "say", "end-turn", "delay-turn", "undo"})
+UNSETTLING_KINDS = SEAT_KINDS - {"say"}
+"""Seat moves after which the room asks whether the phase may end early: a line said changes
+nobody's readiness (who has acted), so after one the answer is the one given after the last act."""
 """Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
 
 
@@ -179,8 +182,7 @@ class Room:
 
     @staticmethod
     def _key_of(game: Game) -> tuple[str, int, int]:
-        f = game.facts()
-        return (f.phase, f.round, game.phase_serial)
+        return game.phase_key()
 
     async def reload(self) -> None:
         """Throw the in-memory game away and rebuild it from storage (after a conflict or failure)."""
@@ -400,7 +402,8 @@ class Room:
         self.acks[key] = version
         reply = {"type": "ack", "id": msg.id, "version": version}
         self._after(seat, reply, notices)
-        await self._settle()
+        if msg.kind in UNSETTLING_KINDS:
+            await self._settle()
         return reply
 
     async def _commit(self, seat: str | None, mid: str | None) -> None:
