@@ -27,7 +27,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -81,6 +81,21 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _answer(answer: Future[Any], result: Any, error: BaseException | None) -> None:
+    """Answer a write's caller; one that cancelled its future (it stopped waiting) is not answered.
+
+    Setting a cancelled future raises ``InvalidStateError``, which would end the committer
+    thread and leave every later write unanswered.
+    """
+    try:
+        if error is None:
+            answer.set_result(result)
+        else:
+            answer.set_exception(error)
+    except InvalidStateError:
+        pass  # (cancelled: the write itself stands or falls with its batch, as any other)
 
 
 def _storage_error(err: BaseException) -> BaseException:
@@ -240,16 +255,13 @@ class SQLiteStore(SqlStore):
                     conn.execute("ROLLBACK")
                 failure = StorageError(f"SQLite: {err}")
                 for _, answer in batch:
-                    answer.set_exception(failure)
+                    _answer(answer, None, failure)
                 return
             for _, _, _, notes in done:
                 for note in notes:
                     self._notifier.publish(note)
         for answer, result, error, _ in done:
-            if error is None:
-                answer.set_result(result)
-            else:
-                answer.set_exception(error)
+            _answer(answer, result, error)
 
     def _run_batch(self, conn: sqlite3.Connection, batch: list[_Job], *, alone: bool) -> list[_Done] | None:
         """Begin and run every write of ``batch``, each under its own savepoint if ``alone``.
@@ -290,7 +302,7 @@ class SQLiteStore(SqlStore):
                 except queue.Empty:
                     break
                 if job is not None:
-                    job[1].set_exception(StorageError("the store is closed"))
+                    _answer(job[1], None, StorageError("the store is closed"))
         with self._wlock, self._rlock:
             self._wconn.close()
             self._rconn.close()
