@@ -571,6 +571,11 @@ class Room:
             self.broadcast_state()
 
 
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():  # (not when its waiter gave up: a commit timeout)
+        woken.set_result(None)
+
+
 class Hub:
     """The tables this process serves: loaded lazily from storage, kept while live."""
 
@@ -660,7 +665,9 @@ class Hub:
 
         A store with a committer thread takes the move straight from the event loop
         (``append_move_future``): two thread hand-offs fewer per move than a worker thread
-        that would only wait for the committer.
+        that would only wait for the committer. Its answer wakes a plain loop future (one
+        ``call_soon_threadsafe``; ``asyncio.wrap_future`` chained both ways and cancelled the
+        store's future on a timeout, which the committer then could not answer).
         """
         store = self.store
         kw: dict[str, Any] = {"seat": seat, "client_move_id": client_move_id, "status": status, "deadline": deadline}
@@ -669,9 +676,18 @@ class Hub:
         if answer is None:
             await asyncio.to_thread(store.append_move, table_id, seq, move, **kw)
             return
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[None] = loop.create_future()
+
+        def answered(_: object) -> None:  # on the committer thread (or here, if already answered)
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_wake, woken)
+
+        answer.add_done_callback(answered)
         try:
             async with asyncio.timeout(COMMIT_TIMEOUT):
-                await asyncio.wrap_future(answer)
+                await woken
+            answer.result()  # answered: its result, or what it raised
         except (Conflict, StorageError, TimeoutError):
             raise
         except Exception:
