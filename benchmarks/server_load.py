@@ -102,6 +102,10 @@ class Pace:
 
     share = 0.0
     thinking = 0
+    seats = 0
+    """The process's seats: at the start all of them begin to think at once, so each seat's first
+    think time at its first table has mean ``seats / share`` (counting up from 1 instead sent a
+    burst far above R in the first tens of milliseconds)."""
 
 
 PACE = Pace()
@@ -186,13 +190,17 @@ async def seat(
     stats: Stats,
     until: float,
     thinker: random.Random,
+    warm: bool = False,
 ) -> bool:
-    """One seat's client until its game ends (True) or the time is up; ``thinker``: its think-time stream (``Pace``)."""
+    """One seat's client until its game ends (True) or the time is up.
+
+    ``thinker``: its think-time stream; ``warm``: its table is the first, begun with the run (``Pace``).
+    """
     sent: dict[str, float] = {}
     think: float | None = None
+    """When the seat's think time ends (event-loop time), while it thinks (``Pace``)."""
     chosen: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
     """The board a thinking seat chose on, and its choices (kept while no newer board came)."""
-    """When the seat's think time ends (event-loop time), while it thinks (``Pace``)."""
     loop = asyncio.get_running_loop()
     n = 0
     acted: set[tuple[str, int, int]] = set()
@@ -266,7 +274,9 @@ async def seat(
                         options or ("say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"])
                     ):
                         PACE.thinking += 1
-                        think = loop.time() + thinker.expovariate(1.0) * PACE.thinking / PACE.share
+                        crowd = max(PACE.thinking, PACE.seats) if warm else PACE.thinking
+                        warm = False
+                        think = loop.time() + thinker.expovariate(1.0) * crowd / PACE.share
                         chosen = (v, options)
                     continue
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and not BURST:
@@ -347,7 +357,7 @@ async def table_loop(
         played += 1
         done = await asyncio.gather(
             *(
-                seat(o, config, random.Random(rng.random()), stats, until, t)
+                seat(o, config, random.Random(rng.random()), stats, until, t, played == 1)
                 for o, t in zip(opened, thinkers, strict=True)
             )
         )
@@ -380,6 +390,7 @@ def clients(
     ``rate``: this process's share of the offered moves/s (``Pace``; 0: no think time).
     """
     PACE.share = rate
+    PACE.seats = len(tables) * SEATS
     WORK["talk"] = talk
     WORK["margin"] = margin
     if burst:
