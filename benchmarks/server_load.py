@@ -15,7 +15,10 @@ throughput and CPU per ack, not latency. ``--rate R`` offers R moves/s in total 
 think times (see ``Pace``): latency *at* an offered rate, as an open-loop load tester (wrk2)
 measures it. ``--rates 600,800,1000`` sweeps, one line per rate and store, and ends with the
 highest rate that kept up (acks >= 0.98 x sent, p99 < 20 ms). Latency is always send to ack at
-the client; client CPU per 1000 acks is printed too (the clients share the machine).
+the client; client CPU per 1000 acks is printed too (the clients share the machine). All tables
+start together, so their phases end in step (a tournament's start: 50 phase ends at once);
+``--jitter 0.25`` scales each table's deadlines by its own factor in 0.75..1.25, so the tables
+drift apart within a cycle or two (a server whose tables began at different times).
 
 Deadlines: werewolf's night phases have secret actors and never end early (by design),
 so they last their whole deadline; the benchmark gives every phase ``--phase`` seconds
@@ -77,7 +80,7 @@ TALK_MARGIN = 0.0
 The default starts none once the deadline has passed: such a line would land after the phase ended
 and be refused (``MESSAGE_NOT_ALLOWED``). A seat whose board lags the server by more than the margin
 stops talking for that phase; at 50 tables, 0.1 s cut most of the talk."""
-WORK: dict[str, float] = {"talk": TALK, "margin": TALK_MARGIN}
+WORK: dict[str, float] = {"talk": TALK, "margin": TALK_MARGIN, "jitter": 0.0}
 """The client process's workload settings (set from the command line in each client process)."""
 BURST: list[bool] = []
 """``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
@@ -328,7 +331,9 @@ async def new_table(
 ) -> list[tuple[str, str, str]]:
     """Create one table on a server and take every seat: (ws url, table, token) per seat."""
     home = servers[i % len(servers)][0]
-    body = {"game": "werewolf", "seats": SEATS, "timeout": phase, "timeouts": {"DAY": max(phase, 1.0)}}
+    # ``--jitter``: table i's deadlines are all scaled by its own factor, so tables drift apart.
+    scale = 1.0 + WORK["jitter"] * (2 * random.Random(f"jitter {i}").random() - 1)
+    body = {"game": "werewolf", "seats": SEATS, "timeout": phase * scale, "timeouts": {"DAY": max(phase, 1.0) * scale}}
     made = (await http.post(f"{home}/api/tables", json=body)).json()
     table = made["table"]
     out = []
@@ -384,12 +389,14 @@ def clients(
     talk: int,
     margin: float = TALK_MARGIN,
     rate: float = 0.0,
+    jitter: float = 0.0,
 ) -> None:
     """One client process: open its tables' seats, say ready, wait for go, play, send the stats back.
 
     ``rate``: this process's share of the offered moves/s (``Pace``; 0: no think time).
     """
     PACE.share = rate
+    WORK["jitter"] = jitter
     PACE.seats = len(tables) * SEATS
     WORK["talk"] = talk
     WORK["margin"] = margin
@@ -446,6 +453,7 @@ def run(
     talk: int = TALK,
     margin: float = TALK_MARGIN,
     rate: float = 0.0,
+    jitter: float = 0.0,
     *,
     src: str | None = None,
 ) -> dict[str, Any]:
@@ -463,7 +471,7 @@ def run(
             part = rate * len(share) / tables
             proc = ctx.Process(
                 target=clients,
-                args=(theirs, ends, share, phase, seconds, views, burst, talk, margin, part),
+                args=(theirs, ends, share, phase, seconds, views, burst, talk, margin, part, jitter),
                 daemon=True,
             )
             proc.start()
@@ -513,6 +521,7 @@ def run(
         "talk_margin_s": margin,
         "phase_s": phase,
         "rate": rate,
+        "jitter": jitter,
         "sent_per_s": round(stats.sent / elapsed, 1),
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
@@ -532,6 +541,8 @@ def run(
         "conflicts": sum(m["conflicts"] for m in metrics),
     }
     offered = f"rate {rate:>6g} sent {out['sent_per_s']:>7}/s " if rate else "saturating "
+    if jitter:
+        offered = f"jitter {jitter:g} {offered}"
     print(
         f"{label:<12} {len(dbs)} proc  {tables} tables x {SEATS}: {offered}{out['acks_per_s']:>8} acks/s  "
         f"p50 {out['p50_ms']:>7} ms  p99 {out['p99_ms']:>7} ms  max {out['max_ms']:>7} ms  "
@@ -628,6 +639,12 @@ def main() -> int:
         default=0.0,
         help="moves/s the clients offer in total, as think times (0: none, every seat acts at once: saturating)",
     )
+    ap.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="scale each table's deadlines by 1 +/- this (seeded per table) so tables drift out of step (0: in step)",
+    )
     ap.add_argument("--rates", help="a sweep: comma-separated rates, one run (or --repeat) per rate and store")
     ap.add_argument(
         "--ref",
@@ -647,7 +664,7 @@ def main() -> int:
     work = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk, args.talk_margin)
     with tempfile.TemporaryDirectory() as tmp:
         for rate in rates:
-            rest = (*work, rate)
+            rest = (*work, rate, args.jitter)
             if "sqlite" in stores:
                 results += repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest)
             if args.tmpfs and os.path.isdir("/dev/shm"):
@@ -665,7 +682,7 @@ def main() -> int:
                     return [url, url]
 
                 for rate in rates:
-                    rest = (*work, rate)
+                    rest = (*work, rate, args.jitter)
                     if "postgresql" in stores:
                         results += repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
                     if "postgresql2" in stores:
