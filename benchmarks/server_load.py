@@ -33,7 +33,8 @@ with two server processes): acknowledged moves per second, p50/p99 acknowledgeme
 latency (send to ack, at the client), server CPU seconds per 1000 acks, and server
 memory per live table (RSS growth over the tables opened). With ``--repeat N`` each store
 runs N times and the median run (by acks/s) is printed. Ends with one machine-readable
-line per run.
+line per run. ``SERVER_PROFILE=FILE`` runs the server under cProfile (stats in FILE);
+``CLIENT_PROFILE=PREFIX`` profiles each client process (``PREFIX.<pid>``).
 
     python benchmarks/server_load.py                  # 50 tables x 9 seats, 10 s per store
     python benchmarks/server_load.py --repeat 3       # the median of 3 runs per store
