@@ -182,7 +182,8 @@ VIEWS = {"board": True}
 
 async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str, Any]]:
     """Connect and say hello (before the clock starts); the connection and its welcome."""
-    ws = await connect(ws_url, max_size=2**24, open_timeout=120)
+    # (proxy=None: no proxy look-up in the environment per connection, ~0.5 ms of client CPU each)
+    ws = await connect(ws_url, max_size=2**24, open_timeout=120, proxy=None)
     await ws.send(json.dumps({"type": "hello", "table": table, "token": token, **VIEWS}))
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 120))
 
