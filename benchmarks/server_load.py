@@ -3,10 +3,22 @@
 The server runs as its own process(es) (``hiddenrole serve``); the clients run in
 ``--clients`` other processes (tables split between them), so the server's CPU time is
 measured on its own and reported per 1000 acknowledged moves (comparable across loads).
-Every seat is a remote client that acts as soon as its pushed board lets it (random legal
+Every seat is a remote client that acts on its pushed board (random legal
 moves, ``hiddenrole.server.bots.choices``; ``board: true``: an update carries the seat's
 view without its history, when it changed; ``--views`` asks for the full view with every
 update instead). Each living seat also says ``--talk`` lines (10) per phase where it may speak.
+
+Load model. By default (``--rate 0``) every seat is a closed loop with no think time: it sends
+its next move as soon as its last is answered and its board lets it, so the server is always
+saturated and latency is queueing (~ outstanding moves / throughput): that mode measures
+throughput and CPU per ack, not latency. ``--rate R`` offers R moves/s in total instead, as
+think times (see ``Pace``): latency *at* an offered rate, as an open-loop load tester (wrk2)
+measures it. ``--rates 600,800,1000`` sweeps, one line per rate and store, and ends with the
+highest rate that kept up (acks >= 0.98 x sent, p99 < 20 ms). Latency is always send to ack at
+the client; client CPU per 1000 acks is printed too (the clients share the machine). All tables
+start together, so their phases end in step (a tournament's start: 50 phase ends at once);
+``--jitter 0.25`` scales each table's deadlines by its own factor in 0.75..1.25, so the tables
+drift apart within a cycle or two (a server whose tables began at different times).
 
 Deadlines: werewolf's night phases have secret actors and never end early (by design),
 so they last their whole deadline; the benchmark gives every phase ``--phase`` seconds
@@ -21,11 +33,13 @@ with two server processes): acknowledged moves per second, p50/p99 acknowledgeme
 latency (send to ack, at the client), server CPU seconds per 1000 acks, and server
 memory per live table (RSS growth over the tables opened). With ``--repeat N`` each store
 runs N times and the median run (by acks/s) is printed. Ends with one machine-readable
-line per run.
+line per run. ``SERVER_PROFILE=FILE`` runs the server under cProfile (stats in FILE);
+``CLIENT_PROFILE=PREFIX`` profiles each client process (``PREFIX.<pid>``).
 
     python benchmarks/server_load.py                  # 50 tables x 9 seats, 10 s per store
     python benchmarks/server_load.py --repeat 3       # the median of 3 runs per store
     python benchmarks/server_load.py --quick          # 5 tables, 3 s, SQLite only
+    python benchmarks/server_load.py --stores sqlite --rates 600,800,1000,1200   # a latency sweep
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ from websockets.exceptions import ConnectionClosed
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
+from hiddenrole.server.gcpolicy import timed_full_collections
 from hiddenrole.server.serve import event_loop_factory
 
 SEATS = 9
@@ -66,10 +81,38 @@ TALK_MARGIN = 0.0
 The default starts none once the deadline has passed: such a line would land after the phase ended
 and be refused (``MESSAGE_NOT_ALLOWED``). A seat whose board lags the server by more than the margin
 stops talking for that phase; at 50 tables, 0.1 s cut most of the talk."""
-WORK: dict[str, float] = {"talk": TALK, "margin": TALK_MARGIN}
+WORK: dict[str, float] = {"talk": TALK, "margin": TALK_MARGIN, "jitter": 0.0}
 """The client process's workload settings (set from the command line in each client process)."""
 BURST: list[bool] = []
 """``--burst``: a seat sends its remaining lines together (else one at a time, each after the last is answered)."""
+
+
+class Pace:
+    """``--rate R``: the client process's share of an offered rate, as think times before moves.
+
+    A seat that has a move to make thinks first: it waits an exponential time drawn from its own
+    seeded stream, with mean ``thinking / share`` (``thinking``: the seats of this process
+    thinking now, itself included; ``share``: this process's part of R, moves/s). The thinking
+    seats together then offer about ``share`` moves/s whatever the game lets how many seats do
+    (every seat at DAY, a few at night), as ``share`` independent players would. After its think
+    time a seat chooses on its latest board (the board may have moved on meanwhile) and sends.
+    A seat still sends its next move only once its last is answered, so a server slower than the
+    offered rate lowers what is offered; and at night most seats have nothing to do (a few act
+    once, then wait for the deadline), so the seats send less than R on average even to an
+    instant server (about 0.7 R at 50 tables): ``sent/s``, the rate really offered, is printed
+    beside R. ``share == 0``: no think
+    time, every seat acts as soon as it can (the saturating closed loop).
+    """
+
+    share = 0.0
+    thinking = 0
+    seats = 0
+    """The process's seats: at the start all of them begin to think at once, so each seat's first
+    think time at its first table has mean ``seats / share`` (counting up from 1 instead sent a
+    burst far above R in the first tens of milliseconds)."""
+
+
+PACE = Pace()
 
 
 def _free_port() -> int:
@@ -125,6 +168,7 @@ class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.acks = 0
+        self.sent = 0
         self.refused = 0
         self.codes: dict[str, int] = {}
         self.kinds: dict[str, int] = {}
@@ -138,19 +182,38 @@ VIEWS = {"board": True}
 
 async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str, Any]]:
     """Connect and say hello (before the clock starts); the connection and its welcome."""
-    ws = await connect(ws_url, max_size=2**24, open_timeout=120)
+    # (proxy=None: no proxy look-up in the environment per connection, ~0.5 ms of client CPU each)
+    ws = await connect(ws_url, max_size=2**24, open_timeout=120, proxy=None)
     await ws.send(json.dumps({"type": "hello", "table": table, "token": token, **VIEWS}))
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 120))
 
 
-async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Random, stats: Stats, until: float) -> bool:
+async def seat(
+    opened: tuple[Any, dict[str, Any]],
+    config: Any,
+    rng: random.Random,
+    stats: Stats,
+    until: float,
+    thinker: random.Random,
+    warm: bool = False,
+) -> bool:
+    """One seat's client until its game ends (True) or the time is up.
+
+    ``thinker``: its think-time stream; ``warm``: its table is the first, begun with the run (``Pace``).
+    """
     sent: dict[str, float] = {}
+    think: float | None = None
+    """When the seat's think time ends (event-loop time), while it thinks (``Pace``)."""
+    chosen: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
+    """The board a thinking seat chose on, and its choices (kept while no newer board came)."""
+    loop = asyncio.get_running_loop()
     n = 0
     acted: set[tuple[str, int, int]] = set()
     talk: dict[tuple[str, int], float] = {}
     ws, first = opened
     queue: list[dict[str, Any]] = [first]
     board: dict[str, Any] = first["view"]
+    version = first["version"]
     deadline: float | None = None
     """The phase's deadline (Unix seconds) as last pushed: public, the same for every reader."""
     try:
@@ -160,7 +223,16 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     m = queue.pop()
                 else:
                     try:
-                        m = _decode(await ws.recv())
+                        if think is None:
+                            m = _decode(await ws.recv())
+                        else:
+                            try:
+                                async with asyncio.timeout_at(think):  # (the seat's outer timer cancels, not this)
+                                    m = _decode(await ws.recv())
+                            except TimeoutError:  # thought long enough: choose on the latest board and send
+                                think = None
+                                PACE.thinking -= 1
+                                m = {"type": "update", "version": version, "retry": True, "go": True}
                     except ConnectionClosed:
                         stats.dropped += 1
                         return False
@@ -186,17 +258,32 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     board = got
                 elif kind != "update":
                     continue
+                version = m["version"]
                 v = board  # the latest board: an update without one left it as it was
                 if v["over"]:
                     return True
                 key = (v["phase"], v["round"], m["version"])
                 if (key in acted and not m.get("retry")) or sent:
                     continue
-                options = choices(config, v, rng)
+                if think is not None and not m.get("go"):
+                    continue  # still thinking: it will choose on its latest board when it is done
+                # (While the board it thought on is still the latest, its choices stand.)
+                options = chosen[1] if chosen is not None and chosen[0] is v else choices(config, v, rng)
+                chosen = None
                 said = talk.get(key[:2], 0)
                 late = deadline is not None and deadline - time.time() < WORK["margin"]
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and late:
                     continue  # too close to the deadline to start a line: wait for the next phase
+                if PACE.share and not m.get("go"):
+                    if think is None and (
+                        options or ("say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"])
+                    ):
+                        PACE.thinking += 1
+                        crowd = max(PACE.thinking, PACE.seats) if warm else PACE.thinking
+                        warm = False
+                        think = loop.time() + thinker.expovariate(1.0) * crowd / PACE.share
+                        chosen = (v, options)
+                    continue
                 if not options and "say" in v["moves"] and said < WORK["talk"] and v["me"]["alive"] and not BURST:
                     talk[key[:2]] = said + 1
                     options = [{"kind": "say", "text": f"line {said} from {v['seat']}"}]
@@ -207,6 +294,7 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     for line in range(int(said), int(WORK["talk"])):
                         n += 1
                         sent[f"m{n}"] = time.perf_counter()
+                        stats.sent += 1
                         say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
                         try:
                             await ws.send(json.dumps(say))
@@ -219,6 +307,7 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
                     n += 1
                     mid = f"m{n}"
                     sent[mid] = time.perf_counter()
+                    stats.sent += 1
                     # Talk needs no fresh view; an act is made against the version it was chosen on.
                     against = {} if options[0]["kind"] == "say" else {"against": m["version"]}
                     try:
@@ -229,6 +318,8 @@ async def seat(opened: tuple[Any, dict[str, Any]], config: Any, rng: random.Rand
     except TimeoutError:
         return False
     finally:
+        if think is not None:
+            PACE.thinking -= 1
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), 5)
 
@@ -242,7 +333,9 @@ async def new_table(
 ) -> list[tuple[str, str, str]]:
     """Create one table on a server and take every seat: (ws url, table, token) per seat."""
     home = servers[i % len(servers)][0]
-    body = {"game": "werewolf", "seats": SEATS, "timeout": phase, "timeouts": {"DAY": max(phase, 1.0)}}
+    # ``--jitter``: table i's deadlines are all scaled by its own factor, so tables drift apart.
+    scale = 1.0 + WORK["jitter"] * (2 * random.Random(f"jitter {i}").random() - 1)
+    body = {"game": "werewolf", "seats": SEATS, "timeout": phase * scale, "timeouts": {"DAY": max(phase, 1.0) * scale}}
     made = (await http.post(f"{home}/api/tables", json=body)).json()
     table = made["table"]
     out = []
@@ -254,20 +347,33 @@ async def new_table(
 
 
 async def table_loop(
-    servers: list[Endpoint], i: int, phase: float, stats: Stats, until: float, first: list[tuple[Any, dict[str, Any]]]
+    http: httpx.AsyncClient,
+    servers: list[Endpoint],
+    i: int,
+    phase: float,
+    stats: Stats,
+    until: float,
+    first: list[tuple[Any, dict[str, Any]]],
 ) -> None:
     rng = random.Random(i)
     config = CONFIG[0]
     opened = first
-    async with httpx.AsyncClient(timeout=60) as http:
-        while True:
-            done = await asyncio.gather(*(seat(o, config, random.Random(rng.random()), stats, until) for o in opened))
-            if all(done):
-                stats.games += 1
-            if asyncio.get_running_loop().time() >= until:
-                return
-            fresh = await new_table(http, servers, i, phase)
-            opened = list(await asyncio.gather(*(open_seat(*f) for f in fresh)))
+    played = 0
+    while True:
+        thinkers = [random.Random(f"think {i} {played} {k}") for k in range(len(opened))]
+        played += 1
+        done = await asyncio.gather(
+            *(
+                seat(o, config, random.Random(rng.random()), stats, until, t, played == 1)
+                for o, t in zip(opened, thinkers, strict=True)
+            )
+        )
+        if all(done):
+            stats.games += 1
+        if asyncio.get_running_loop().time() >= until:
+            return
+        fresh = await new_table(http, servers, i, phase)
+        opened = list(await asyncio.gather(*(open_seat(*f) for f in fresh)))
 
 
 CONFIG: list[Any] = []
@@ -284,8 +390,16 @@ def clients(
     burst: bool,
     talk: int,
     margin: float = TALK_MARGIN,
+    rate: float = 0.0,
+    jitter: float = 0.0,
 ) -> None:
-    """One client process: open its tables' seats, say ready, wait for go, play, send the stats back."""
+    """One client process: open its tables' seats, say ready, wait for go, play, send the stats back.
+
+    ``rate``: this process's share of the offered moves/s (``Pace``; 0: no think time).
+    """
+    PACE.share = rate
+    WORK["jitter"] = jitter
+    PACE.seats = len(tables) * SEATS
     WORK["talk"] = talk
     WORK["margin"] = margin
     if burst:
@@ -296,21 +410,37 @@ def clients(
     CONFIG.append(Table.open(get("werewolf"), SEATS, None, seed=0).rules.config)
 
     async def go() -> dict[str, Any]:
-        async with httpx.AsyncClient(timeout=120) as http:
+        # One HTTP client for the process, made before the clock starts: making one costs ~35 ms of
+        # CPU (its TLS context and proxy settings), which stalled every seat of the process at the start.
+        async with httpx.AsyncClient(timeout=120, trust_env=False) as http:
             made = [await new_table(http, servers, i, phase) for i in tables]
-        first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
-        pipe.send("ready")
-        await asyncio.to_thread(pipe.recv)
-        stats = Stats()
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        cpu0 = time.process_time()
-        until = start + seconds
-        await asyncio.gather(*(table_loop(servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables)))
-        return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
+            first = [list(await asyncio.gather(*(open_seat(*f) for f in seats))) for seats in made]
+            pipe.send("ready")
+            await asyncio.to_thread(pipe.recv)
+            stats = Stats()
+            loop = asyncio.get_running_loop()
+            timed_full_collections(loop)  # as the server does: no 30-50 ms full collection mid-run
+            start = loop.time()
+            cpu0 = time.process_time()
+            until = start + seconds
+            await asyncio.gather(
+                *(table_loop(http, servers, i, phase, stats, until, first[k]) for k, i in enumerate(tables))
+            )
+            return {**vars(stats), "elapsed": loop.time() - start, "cpu": time.process_time() - cpu0}
 
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        pipe.send(runner.run(go()))
+        prof = os.environ.get("CLIENT_PROFILE")
+        if prof:
+            import cProfile
+
+            pr = cProfile.Profile()
+            pr.enable()
+            out = runner.run(go())
+            pr.disable()
+            pr.dump_stats(f"{prof}.{os.getpid()}")
+            pipe.send(out)
+        else:
+            pipe.send(runner.run(go()))
 
 
 def run(
@@ -324,9 +454,12 @@ def run(
     burst: bool = False,
     talk: int = TALK,
     margin: float = TALK_MARGIN,
+    rate: float = 0.0,
+    jitter: float = 0.0,
     *,
     src: str | None = None,
 ) -> dict[str, Any]:
+    """One run; ``rate``: the moves/s the clients offer in total (``Pace``; 0: the saturating closed loop)."""
     servers = [Server(db, src) for db in dbs]
     ctx = mp.get_context("spawn")
     procs: list[Any] = []
@@ -337,8 +470,11 @@ def run(
         for k in range(max(1, min(n_clients, tables))):
             mine, theirs = ctx.Pipe()
             share = list(range(k, tables, max(1, min(n_clients, tables))))
+            part = rate * len(share) / tables
             proc = ctx.Process(
-                target=clients, args=(theirs, ends, share, phase, seconds, views, burst, talk, margin), daemon=True
+                target=clients,
+                args=(theirs, ends, share, phase, seconds, views, burst, talk, margin, part, jitter),
+                daemon=True,
             )
             proc.start()
             procs.append(proc)
@@ -364,6 +500,7 @@ def run(
     for part in parts:
         stats.latencies += part["latencies"]
         stats.acks += part["acks"]
+        stats.sent += part["sent"]
         stats.refused += part["refused"]
         stats.games += part["games"]
         stats.dropped += part["dropped"]
@@ -385,9 +522,13 @@ def run(
         "talk_lines": talk,
         "talk_margin_s": margin,
         "phase_s": phase,
+        "rate": rate,
+        "jitter": jitter,
+        "sent_per_s": round(stats.sent / elapsed, 1),
         "acks_per_s": round(stats.acks / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
+        "max_ms": round(lat[-1] * 1000, 2),
         "acks": stats.acks,
         "refused": stats.refused,
         "games": stats.games,
@@ -395,15 +536,21 @@ def run(
         "server_cpu_s": round(server_cpu, 2),
         "server_cpu_s_per_1000_acks": round(1000 * server_cpu / max(stats.acks, 1), 2),
         "client_cpu_s": round(client_cpu, 2),
+        "client_cpu_s_per_1000_acks": round(1000 * client_cpu / max(stats.acks, 1), 2),
         "seconds": round(elapsed, 2),
         "load_average": round(os.getloadavg()[0], 1),
         "server_moves": sum(m["moves"] for m in metrics),
         "conflicts": sum(m["conflicts"] for m in metrics),
     }
+    offered = f"rate {rate:>6g} sent {out['sent_per_s']:>7}/s " if rate else "saturating "
+    if jitter:
+        offered = f"jitter {jitter:g} {offered}"
     print(
-        f"{label:<12} {len(dbs)} proc  {tables} tables x {SEATS}: {out['acks_per_s']:>8} acks/s  "
-        f"p50 {out['p50_ms']:>7} ms  p99 {out['p99_ms']:>7} ms  server {out['server_cpu_s_per_1000_acks']:>6} "
-        f"cpu-s/1000 acks  {out['kib_per_table']:>6} KiB/table  ({stats.acks} acks, {stats.games} games, "
+        f"{label:<12} {len(dbs)} proc  {tables} tables x {SEATS}: {offered}{out['acks_per_s']:>8} acks/s  "
+        f"p50 {out['p50_ms']:>7} ms  p99 {out['p99_ms']:>7} ms  max {out['max_ms']:>7} ms  "
+        f"server {out['server_cpu_s_per_1000_acks']:>6} cpu-s/1000 acks  "
+        f"clients {out['client_cpu_s_per_1000_acks']:>5} cpu-s/1000 acks  "
+        f"{out['kib_per_table']:>6} KiB/table  ({stats.acks} acks, {stats.games} games, "
         f"refused {stats.codes}; cpu server {server_cpu:.1f} s, clients {client_cpu:.1f} s in {elapsed:.1f} s; "
         f"load {out['load_average']}; server moves {out['server_moves']}, conflicts {out['conflicts']}) {stats.kinds}",
         flush=True,
@@ -414,6 +561,24 @@ def run(
 REF: list[str] = []
 """``--ref SRC``: a source tree (e.g. ``git archive`` of main's ``src``) whose server runs before each
 run, as a same-run reference."""
+
+
+RUNS: list[str] = []
+"""The labels of the ``repeated`` calls so far (each gets its own range of database numbers)."""
+
+KEEP_UP = 0.98
+"""A paced run kept up when it acknowledged at least this share of the moves its seats sent."""
+P99_GOAL_MS = 20.0
+"""The goal's p99 acknowledgement latency (issue 9): a paced run meets it below this."""
+
+
+def kept_up(r: dict[str, Any]) -> bool:
+    """Whether a paced run kept up: acks/s >= ``KEEP_UP`` x moves sent/s, and p99 < ``P99_GOAL_MS``.
+
+    (The moves sent, not ``R``: a game leaves most seats nothing to do at night, so the seats
+    send less than ``R`` on average even to an instant server; see ``Pace``.)
+    """
+    return bool(r["rate"]) and r["acks_per_s"] >= KEEP_UP * r["sent_per_s"] and r["p99_ms"] < P99_GOAL_MS
 
 
 def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -433,10 +598,12 @@ def repeated(n: int, label: str, dbs: Callable[[int], list[str]], *args: Any) ->
     """
     runs: list[dict[str, Any]] = []
     refs: list[dict[str, Any]] = []
+    base = 1000 * len(RUNS)  # a fresh database for every run of the process
+    RUNS.append(label)
     for k in range(n):
         if REF:
-            refs.append(run(f"{label} (ref)", dbs(100 + k), *args, src=REF[0]))
-        runs.append(run(label, dbs(k), *args))
+            refs.append(run(f"{label} (ref)", dbs(base + 100 + k), *args, src=REF[0]))
+        runs.append(run(label, dbs(base + k), *args))
     return ([_median(refs)] if refs else []) + [_median(runs)]
 
 
@@ -469,6 +636,19 @@ def main() -> int:
         help="also run SQLite on /dev/shm, where fsync costs nothing: the server's own ceiling (not durable)",
     )
     ap.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="moves/s the clients offer in total, as think times (0: none, every seat acts at once: saturating)",
+    )
+    ap.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="scale each table's deadlines by 1 +/- this (seeded per table) so tables drift out of step (0: in step)",
+    )
+    ap.add_argument("--rates", help="a sweep: comma-separated rates, one run (or --repeat) per rate and store")
+    ap.add_argument(
         "--ref",
         metavar="SRC",
         help="a source tree (git archive of another commit's src/) whose server runs before each run (reference)",
@@ -482,28 +662,40 @@ def main() -> int:
     if args.no_postgres:
         stores -= {"postgresql", "postgresql2"}
     results = []
-    rest = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk, args.talk_margin)
+    rates = [float(r) for r in args.rates.split(",")] if args.rates else [args.rate]
+    work = (args.tables, args.seconds, args.phase, args.clients, args.views, args.burst, args.talk, args.talk_margin)
     with tempfile.TemporaryDirectory() as tmp:
-        if "sqlite" in stores:
-            results += repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest)
-        if args.tmpfs and os.path.isdir("/dev/shm"):
-            with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
-                results += repeated(args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest)
+        for rate in rates:
+            rest = (*work, rate, args.jitter)
+            if "sqlite" in stores:
+                results += repeated(args.repeat, "sqlite", lambda k: [os.path.join(tmp, f"load{k}.sqlite")], *rest)
+            if args.tmpfs and os.path.isdir("/dev/shm"):
+                with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
+                    results += repeated(
+                        args.repeat, "sqlite-tmpfs", lambda k: [os.path.join(shm, f"l{k}.sqlite")], *rest
+                    )
         if stores & {"postgresql", "postgresql2"}:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
             with EmbeddedPostgres() as pg:
-                if "postgresql" in stores:
-                    results += repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
 
                 def two(k: int) -> list[str]:
                     url = pg.create_database(f"two{k}")
                     return [url, url]
 
-                if "postgresql2" in stores:
-                    results += repeated(args.repeat, "postgresql2", two, *rest)
+                for rate in rates:
+                    rest = (*work, rate, args.jitter)
+                    if "postgresql" in stores:
+                        results += repeated(args.repeat, "postgresql", lambda k: [pg.create_database(f"one{k}")], *rest)
+                    if "postgresql2" in stores:
+                        results += repeated(args.repeat, "postgresql2", two, *rest)
     for r in results:
         print("RESULT " + json.dumps(r, sort_keys=True))
+    for label in sorted({r["store"] for r in results if r["rate"]}):
+        met = [r for r in results if r["store"] == label and kept_up(r)]
+        top = max(met, key=lambda r: r["rate"], default=None)
+        best = "none of the rates" if top is None else f"R = {top['rate']:g}: {top['acks_per_s']} acks/s"
+        print(f"SWEEP {label}: highest rate kept up (acks >= {KEEP_UP:g} x sent, p99 < {P99_GOAL_MS:g} ms): {best}")
     return 0
 
 

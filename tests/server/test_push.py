@@ -152,3 +152,14 @@ def test_websocket_sessions_under_serve_write_frames_through_the_push_extension(
     got, frames_writers = asyncio.run(go())
     assert [m["type"] for m in got] == ["welcome", "pong"]
     assert frames_writers == [True]
+
+
+def test_a_pushed_frame_is_the_frame_websockets_would_make() -> None:
+    """``text_frame`` is websockets' own unmasked text frame, at every length encoding's edges."""
+    from websockets.frames import Frame, Opcode
+
+    from hiddenrole.server.pushws import text_frame
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        payload = bytes(ord("a") + i % 26 for i in range(n))
+        assert b"".join(text_frame(payload)) == Frame(Opcode.TEXT, payload).serialize(mask=False), n

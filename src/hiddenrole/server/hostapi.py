@@ -242,6 +242,12 @@ class Game:
         """Everything the reader saw after ``version`` (for a reconnect)."""
         return _notice(self._table.updates(reader, version))
 
+    def phase_key(self) -> tuple[str, int, int]:
+        """The phase, its round and :attr:`phase_serial`: what a deadline is set for (``facts`` without
+        the readiness it asks the kernel for, which a move's commit does not need)."""
+        status = self._table.status()
+        return (status.phase, status.round, self.phase_serial)
+
     def facts(self) -> PhaseFacts:
         status = self._table.status()
         config = self._table.rules.config

@@ -60,3 +60,7 @@ STORAGE_THREADS: Final = 32
 """Threads that run storage calls (each blocks until its database has answered)."""
 SWITCH_INTERVAL: Final = 0.0005
 """The interpreter's thread switch interval under ``hiddenrole serve`` (seconds; Python's default is 0.005)."""
+FULL_GC_INTERVAL: Final = 60.0
+"""Seconds between the full (oldest-generation) garbage collections under ``hiddenrole serve``, which
+runs them on this timer instead of letting the interpreter start one in the middle of play
+(``server/gcpolicy.py``: one took 50-60 ms with 50 live tables, every few seconds)."""

@@ -51,6 +51,9 @@ SHUTDOWN_CODE = 1001
 SHUTDOWN_REASON = "the server is shutting down: reconnect and resync"
 
 SEAT_KINDS = frozenset({"act", "say", "end-turn", "delay-turn", "undo"})
+UNSETTLING_KINDS = SEAT_KINDS - {"say"}
+"""Seat moves after which the room asks whether the phase may end early: a line said changes
+nobody's readiness (who has acted), so after one the answer is the one given after the last act."""
 """Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
 
 
@@ -179,8 +182,7 @@ class Room:
 
     @staticmethod
     def _key_of(game: Game) -> tuple[str, int, int]:
-        f = game.facts()
-        return (f.phase, f.round, game.phase_serial)
+        return game.phase_key()
 
     async def reload(self) -> None:
         """Throw the in-memory game away and rebuild it from storage (after a conflict or failure)."""
@@ -400,7 +402,8 @@ class Room:
         self.acks[key] = version
         reply = {"type": "ack", "id": msg.id, "version": version}
         self._after(seat, reply, notices)
-        await self._settle()
+        if msg.kind in UNSETTLING_KINDS:
+            await self._settle()
         return reply
 
     async def _commit(self, seat: str | None, mid: str | None) -> None:
@@ -568,6 +571,11 @@ class Room:
             self.broadcast_state()
 
 
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():  # (not when its waiter gave up: a commit timeout)
+        woken.set_result(None)
+
+
 class Hub:
     """The tables this process serves: loaded lazily from storage, kept while live."""
 
@@ -657,7 +665,9 @@ class Hub:
 
         A store with a committer thread takes the move straight from the event loop
         (``append_move_future``): two thread hand-offs fewer per move than a worker thread
-        that would only wait for the committer.
+        that would only wait for the committer. Its answer wakes a plain loop future (one
+        ``call_soon_threadsafe``; ``asyncio.wrap_future`` chained both ways and cancelled the
+        store's future on a timeout, which the committer then could not answer).
         """
         store = self.store
         kw: dict[str, Any] = {"seat": seat, "client_move_id": client_move_id, "status": status, "deadline": deadline}
@@ -666,9 +676,18 @@ class Hub:
         if answer is None:
             await asyncio.to_thread(store.append_move, table_id, seq, move, **kw)
             return
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[None] = loop.create_future()
+
+        def answered(_: object) -> None:  # on the committer thread (or here, if already answered)
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_wake, woken)
+
+        answer.add_done_callback(answered)
         try:
             async with asyncio.timeout(COMMIT_TIMEOUT):
-                await asyncio.wrap_future(answer)
+                await woken
+            answer.result()  # answered: its result, or what it raised
         except (Conflict, StorageError, TimeoutError):
             raise
         except Exception:

@@ -21,6 +21,7 @@ from typing import Any
 import uvicorn
 
 from .app import Lobby, ServerConfig, create_app
+from .gcpolicy import timed_full_collections
 from .limits import MAX_FRAME_BYTES, SHUTDOWN_GRACE, STORAGE_THREADS, SWITCH_INTERVAL
 from .pushws import PushWebSocketProtocol
 from .rooms import Clock, Hub
@@ -236,19 +237,23 @@ def main_serve(host: str, port: int, db: str, tcp: int | None, origins: list[str
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
-        task = loop.create_task(
-            serve(store, host, port, tcp, ServerConfig(allowed_origins=tuple(origins)), None, started, box)
-        )
-        while not started.is_set() and not task.done():
-            await asyncio.sleep(0.01)
-        if task.done():
-            task.result()
-            return
-        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-        print(f"hiddenrole serving on http://{shown}:{box['port']}/ (store {store.url})", flush=True)
-        if "tcp_port" in box:
-            print(f"reference TCP protocol on {shown}:{box['tcp_port']}", flush=True)
-        await task
+        undo_gc = timed_full_collections(loop)  # no full collection in the middle of play (gcpolicy)
+        try:
+            task = loop.create_task(
+                serve(store, host, port, tcp, ServerConfig(allowed_origins=tuple(origins)), None, started, box)
+            )
+            while not started.is_set() and not task.done():
+                await asyncio.sleep(0.01)
+            if task.done():
+                task.result()
+                return
+            shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+            print(f"hiddenrole serving on http://{shown}:{box['port']}/ (store {store.url})", flush=True)
+            if "tcp_port" in box:
+                print(f"reference TCP protocol on {shown}:{box['tcp_port']}", flush=True)
+            await task
+        finally:
+            undo_gc()
 
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:

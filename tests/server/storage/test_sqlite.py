@@ -100,3 +100,57 @@ def test_a_failing_write_in_a_batch_leaves_no_trace(tmp_path: Path) -> None:
         assert store.table_info("t1").seq == 1
     finally:
         store.close()
+
+
+def test_a_batch_with_failing_writes_commits_the_others_and_undoes_the_failing_ones_alone(tmp_path: Path) -> None:
+    """One group commit: the good writes commit, a half-done failing one and a conflict leave no trace."""
+    from concurrent.futures import Future
+    from typing import Any
+
+    store = SQLiteStore(tmp_path / "t.db")
+    for t in ("t1", "t2", "t3"):
+        new_table(store, t)
+
+    def half_done(tx: Any) -> None:
+        tx.run("UPDATE hr_tables SET status = 'finished' WHERE id = 't3'")
+        raise sqlite3.OperationalError("disk trouble")
+
+    ops = [
+        store._append_op("t1", 1, move(1), seat=None, client_move_id=None, status="playing", deadline=None),
+        half_done,
+        store._append_op("t2", 1, move(2), seat=None, client_move_id=None, status="playing", deadline=None),
+        store._append_op("t1", 5, move(3), seat=None, client_move_id=None, status="playing", deadline=None),
+    ]
+    batch: list[Any] = [(op, Future()) for op in ops]
+    try:
+        store._commit_batch(batch)
+        answers = [f.exception() or f.result() for _, f in batch]
+        assert [type(a).__name__ for a in answers] == ["Appended", "StorageError", "Appended", "Conflict"]
+        assert [m.move for m in store.load_table("t1").moves] == [move(1)]
+        assert [m.move for m in store.load_table("t2").moves] == [move(2)]
+        assert store.table_info("t3").status == "open" and store.table_info("t1").status == "playing"
+    finally:
+        store.close()
+
+
+def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(tmp_path: Path) -> None:
+    """A write whose future was cancelled (its caller timed out) is still answered safely: later writes commit."""
+    store = SQLiteStore(tmp_path / "t.db")
+    new_table(store)
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(tx: object) -> None:
+        inside.set()
+        release.wait(10)
+
+    try:
+        gave_up = store._submit(slow)
+        assert inside.wait(10)
+        assert gave_up.cancel()  # the caller stops waiting while the committer runs its write
+        release.set()
+        later = store.append_move_future("t1", 1, move(1), seat=None, client_move_id=None)
+        assert later is not None
+        assert later.result(timeout=10).seq == 1
+    finally:
+        release.set()
+        store.close()
