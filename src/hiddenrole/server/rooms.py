@@ -51,10 +51,10 @@ SHUTDOWN_CODE = 1001
 SHUTDOWN_REASON = "the server is shutting down: reconnect and resync"
 
 SEAT_KINDS = frozenset({"act", "say", "end-turn", "delay-turn", "undo"})
+"""Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
 UNSETTLING_KINDS = SEAT_KINDS - {"say"}
 """Seat moves after which the room asks whether the phase may end early: a line said changes
 nobody's readiness (who has acted), so after one the answer is the one given after the last act."""
-"""Moves a seat may send (``end-phase`` is the host's, on the deadline)."""
 
 
 class Clock(Protocol):
