@@ -39,7 +39,7 @@ from .limits import (
     MAX_REMEMBERED_RESULTS,
     SHUTDOWN_GRACE,
 )
-from .storage import Conflict, StorageError, Store, StoredTable, TableNotFound
+from .storage import Conflict, Store, StoredTable, TableNotFound
 from .storage.records import FINISHED, OPEN, PAUSED, PLAYING
 
 __all__ = ["Clock", "RealClock", "Conn", "Room", "Hub", "TableSettings", "Metrics"]
@@ -688,11 +688,9 @@ class Hub:
             async with asyncio.timeout(COMMIT_TIMEOUT):
                 await woken
             answer.result()  # answered: its result, or what it raised
-        except (Conflict, StorageError, TimeoutError):
-            raise
-        except Exception:
-            # A unique violation (a concurrent writer stored this client move id or seq):
-            # ``append_move`` reads what was stored, or raises ``Conflict``.
+        except getattr(store, "unique_errors", ()):
+            # A concurrent writer stored this client move id or seq first: ``append_move``
+            # reads what was stored, or raises ``Conflict``. Any other error is the answer.
             await asyncio.to_thread(store.append_move, table_id, seq, move, **kw)
 
     def start_bots(self, room: Room) -> None:

@@ -98,7 +98,7 @@ def _without_password(url: str) -> str:
 class PostgresStore(SqlStore):
     """A :class:`~.interface.Store` on a PostgreSQL database (``postgresql://user@host/db``)."""
 
-    _unique_errors = (pg_errors.UniqueViolation,)
+    unique_errors = (pg_errors.UniqueViolation,)
 
     def __init__(
         self, url: str, *, schema: int = SCHEMA_VERSION, pool_size: int = POOL_SIZE, pool_min: int = 1

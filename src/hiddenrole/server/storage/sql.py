@@ -84,8 +84,10 @@ def _seat(row: tuple[object, ...]) -> SeatRecord:
 class SqlStore(abc.ABC):
     """The :class:`~.interface.Store` operations over SQL; subclasses open the database."""
 
-    _unique_errors: tuple[type[BaseException], ...] = ()
-    """The driver's unique-violation exception classes."""
+    unique_errors: tuple[type[BaseException], ...] = ()
+    """The driver's unique-violation exception classes: what an :meth:`append_move_future`
+    fails with when a concurrent writer stored this seq or client move id first (its caller
+    then asks :meth:`append_move`, which reads what was stored); any other error is the answer."""
 
     def __init__(self, notifier_name: str) -> None:
         self._notifier = Notifier(notifier_name)
@@ -301,7 +303,7 @@ class SqlStore(abc.ABC):
         )
         try:
             return self._run_write(op)
-        except self._unique_errors:
+        except self.unique_errors:
             return self._after_unique_error(table_id, seq, seat, client_move_id)
 
     def _append_op(

@@ -108,7 +108,7 @@ def _storage_error(err: BaseException) -> BaseException:
 class SQLiteStore(SqlStore):
     """A :class:`~.interface.Store` in one SQLite file (created if missing)."""
 
-    _unique_errors = (sqlite3.IntegrityError,)
+    unique_errors = (sqlite3.IntegrityError,)
 
     def __init__(self, path: str | Path, *, schema: int = SCHEMA_VERSION, group_commit: bool = True) -> None:
         """Open (and migrate up to ``schema``, normally the newest) the database at ``path``."""
