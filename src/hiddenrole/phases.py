@@ -88,7 +88,8 @@ class Phases(Acting):
         Returns every effect produced (cancelled ones and interceptor originals
         included) and, if the game ended, the ``GAME_ENDED`` effect.
         """
-        with self._lock:
+        self._lock.acquire()
+        try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
@@ -146,6 +147,8 @@ class Phases(Acting):
                 self._log.append(phase_changed(nxt, keep))
             self._board_changed()
             self._public(out)
+        finally:
+            self._lock.release()
         if self._outbox:
             self._dispatch()
         return tuple(out)
