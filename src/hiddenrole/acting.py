@@ -47,7 +47,8 @@ class Acting(Restoring):
         alive), the phase has the skill for the player's role, every target exists
         and is alive (unless the step allows dead targets).
         """
-        with self._lock:
+        self._lock.acquire()
+        try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
@@ -147,6 +148,8 @@ class Acting(Restoring):
                     self._finish_turn(player_id, out)
             self._board_changed()
             self._commit(out)
+        finally:
+            self._lock.release()
         self._dispatch()
         return use
 

@@ -32,7 +32,8 @@ class Boundary(WhoActs):
 
     def player_view(self, player_id: str) -> PlayerView:
         """Everything ``player_id`` may see now. Roles are shown only for self and teammates."""
-        with self._lock:
+        self._lock.acquire()
+        try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
@@ -59,6 +60,8 @@ class Boundary(WhoActs):
                     self._limits(pid, allowed),
                 ),
             )
+        finally:
+            self._lock.release()
 
     def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:
         """Who may see ``event``: ids; ``()`` for nobody; ``None`` when the rules do not know.

@@ -18,6 +18,7 @@ from .vocab import (
     DETOUR,
     GOTO_PHASE,
     INTERNAL_EVENTS,
+    PLAYER_ADDED,
     SET_ACTORS,
     SET_ALIVE,
     SET_VAR,
@@ -261,6 +262,15 @@ def goto_phase(phase: PhaseType) -> Effect:
     """Control: leave this phase for ``phase`` instead of its configured next phase."""
     return _tuple_new(
         Effect, (GOTO_PHASE, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
+    )
+
+
+def player_added(player_id: str, role: RoleType, initial: Mapping[str, str]) -> Effect:
+    """The kernel's log entry for seating a player (not a rules primitive): built from the tuple
+    as the primitives above are, since the NamedTuple's keyword constructor runs as Python
+    bytecode even in the compiled build (once per seat, a few % of a short game)."""
+    return _tuple_new(
+        Effect, (PLAYER_ADDED, "", player_id, EMPTY_MAP, False, "", "", False, GAME, "", "", (), role, initial, ())
     )
 
 

@@ -49,13 +49,16 @@ class Engine(Phases):
         got = self._status
         if got is not None and not self._in_ext:
             return got  # a kept answer needs no lock (see allowed_skills)
-        with self._lock:
+        self._lock.acquire()
+        try:
             self._guard()
             got = self._status
             if got is None:
                 s = self._state
                 got = self._status = _new(Status, (s.phase, s.round, s.phase == END, s.winners or ()))
             return got
+        finally:
+            self._lock.release()
 
     def view(self) -> GameView:
         """A detached copy of the whole board (god view)."""
@@ -87,9 +90,12 @@ class Engine(Phases):
             return tuple(self._state.order)
 
     def alive_player_ids(self) -> tuple[str, ...]:
-        with self._lock:
+        self._lock.acquire()
+        try:
             self._guard()
             return self._state.alive_ids()
+        finally:
+            self._lock.release()
 
     def round_context(self) -> RoundContext:
         with self._lock:

@@ -76,6 +76,10 @@ class EngineBase:
         self._pending: list[SkillUse] = []
         self._log: list[Effect] = []
         self._encoded = EncodedEffects()
+        # The hottest readers and writers (submit, end_phase, allowed_skills, player_view, status,
+        # alive_player_ids) take it with acquire() / try / finally release() rather than `with`:
+        # as safe (re-entrant; any exception releases it) and cheaper both compiled (mypyc looks
+        # the context manager up on every entry) and pure: werewolf -1.9% / -3.4% instructions.
         self._lock = threading.RLock()
         self._in_ext = False
         self._event_handlers: list[EventHandler] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .acting import Acting
-from .effects import Effect, frozen_map
+from .effects import Effect, frozen_map, player_added
 from .enginebase import REENTRY
 from .errors import (
     BoardAlreadyDecided,
@@ -27,7 +27,7 @@ from .errors import (
 from .restoring import AllOrNothing
 from .transitions import phase_changed
 from .views import PlayerInfo
-from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, PLAYER_ADDED, SET_ACTORS, START, SYSTEM, RoleType
+from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, RoleType
 
 __all__ = ["Phases"]
 
@@ -57,7 +57,7 @@ class Phases(Acting):
             info = PlayerInfo(player_id, role, True, initial)
             self._state.seat(info)
             self._board_changed()
-            self._log.append(Effect(PLAYER_ADDED, target=player_id, role=role, vars=initial))
+            self._log.append(player_added(player_id, role, initial))
             return info
 
     def start(self) -> None:
@@ -88,7 +88,8 @@ class Phases(Acting):
         Returns every effect produced (cancelled ones and interceptor originals
         included) and, if the game ended, the ``GAME_ENDED`` effect.
         """
-        with self._lock:
+        self._lock.acquire()
+        try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
@@ -146,6 +147,8 @@ class Phases(Acting):
                 self._log.append(phase_changed(nxt, keep))
             self._board_changed()
             self._public(out)
+        finally:
+            self._lock.release()
         if self._outbox:
             self._dispatch()
         return tuple(out)

@@ -238,7 +238,8 @@ class WhoActs(EngineBase):
             got = self._now.get(player_id)
             if got is not None:
                 return got
-        with self._lock:
+        self._lock.acquire()
+        try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             if type(player_id) is str:
@@ -247,6 +248,8 @@ class WhoActs(EngineBase):
                     return self._allowed(p)
             self._player(player_id)  # raises unless a str subclass names a player
             return ()
+        finally:
+            self._lock.release()
 
     def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
         """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.

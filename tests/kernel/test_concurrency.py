@@ -166,6 +166,37 @@ def test_status_is_read_atomically() -> None:
     assert bad == []
 
 
+class _Name(str):
+    """A str subclass: readers take their locked path for it (kept answers are keyed by plain str)."""
+
+
+def test_the_hand_taken_lock_is_released_on_return_and_on_refusal() -> None:
+    """The hottest calls take the lock by hand (acquire / try / finally release, not ``with``):
+    a return and a typed refusal must both release it, or every other thread is locked out."""
+    engine = counter_game(2)
+    ended = counter_game(2, counter_rules(victory=lambda v: ("p0",) if v.var(hr.GAME, "count") else None))
+    ended.end_phase()
+    calls: list[tuple[hr.Engine, Callable[[], Any], type[BaseException] | None]] = [
+        (engine, lambda: engine.submit("nobody", ACT), hr.PlayerNotFound),
+        (engine, lambda: engine.allowed_skills(_Name("nobody")), hr.PlayerNotFound),  # skips the kept answers
+        (engine, lambda: engine.player_view("nobody"), hr.PlayerNotFound),
+        (engine, lambda: engine.submit("p0", ACT), None),
+        (engine, engine.end_phase, None),
+        (engine, engine.status, None),  # the board just changed: the locked path
+        (engine, engine.alive_player_ids, None),
+        (engine, lambda: engine.allowed_skills("p0"), None),
+        (engine, lambda: engine.player_view("p0"), None),
+        (ended, ended.end_phase, hr.GameEnded),
+    ]
+    for eng, call, refusal in calls:
+        if refusal is None:
+            call()
+        else:
+            with pytest.raises(refusal):
+                call()
+        assert run_with_timeout(eng.player_ids) == ("p0", "p1")  # another thread gets the lock
+
+
 # ---------------------------------------------------------------- re-entry from extension points
 
 
