@@ -14,7 +14,7 @@ from hiddenrole.server.limits import MAX_FRAME_BYTES, MAX_STRIKES, MAX_TARGETS, 
 from hiddenrole.server.serve import Running
 from hiddenrole.server.storage import Store
 
-from .support import Client, Seat, config_of, create, http, join
+from .support import TIMEOUT, Client, Seat, config_of, create, http, join
 
 ALL_BUT_P1 = [f"p{i}" for i in range(2, 10)]
 
@@ -55,10 +55,10 @@ def test_reconnect_resyncs_exactly_what_was_missed(server: Running) -> None:
         seen_version, seen_events, seen_chat = seat.version, list(seat.events), list(seat.chat)
         await c.close()
         room = server.hub.rooms[table]
-        for _ in range(200):  # the game goes on without us (phases end at their deadlines)
-            if room.game.version(me["seat"]) > seen_version + 2:
-                break
+        until = loop.time() + TIMEOUT  # the game goes on without us (phases end at their deadlines)
+        while room.game.version(me["seat"]) <= seen_version + 2 and loop.time() < until:
             await asyncio.sleep(0.02)
+        assert room.game.version(me["seat"]) > seen_version, f"the table did not move on within {TIMEOUT} s"
         c2 = await Client.ws(server)
         welcome = await c2.hello(table, me["token"], since=seen_version, views=True)
         assert welcome["type"] == "welcome" and welcome["version"] > seen_version
