@@ -156,11 +156,15 @@ class Seat:
         if m["type"] == "ack":
             self.acks += 1
 
-    async def play(self, deadline: float, stop_after: int | None = None) -> None:
+    async def play(self, deadline: float, stop_after: int | None = None, stop_at_version: int | None = None) -> None:
+        """Play until the game is over, or ``stop_after`` acks, or our version reaches ``stop_at_version``
+        (a seat that dies early never gets its acks: only a version bound is sure to stop mid-game)."""
         loop = asyncio.get_running_loop()
         acted: set[tuple[str, int, int]] = set()
         while not self.view.get("over"):
             if stop_after is not None and self.acks >= stop_after:
+                return
+            if stop_at_version is not None and self.version >= stop_at_version:
                 return
             m = await self.client.recv(max(0.01, deadline - loop.time()))
             self.absorb(m)
