@@ -16,8 +16,8 @@ import pytest
 from hiddenrole.server.storage import SQLiteStore, Store, open_store
 from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
-BACKENDS = ("sqlite", "sqlite-single", "postgresql")
-"""``sqlite`` is the default (group commit); ``sqlite-single`` commits each write on its own."""
+BACKENDS = ("sqlite", "sqlite-single", "postgresql", "postgresql-single")
+"""``sqlite`` and ``postgresql`` are the defaults (group commit); ``-single`` commits each write on its own."""
 
 _schemas = itertools.count(1)
 
@@ -49,7 +49,14 @@ def open_new(backend: str, store_url: str) -> Iterator[Callable[[], Store]]:
     opened: list[Store] = []
 
     def open_one() -> Store:
-        store = SQLiteStore(store_url, group_commit=False) if backend == "sqlite-single" else open_store(store_url)
+        if backend == "sqlite-single":
+            store: Store = SQLiteStore(store_url, group_commit=False)
+        elif backend == "postgresql-single":
+            from hiddenrole.server.storage.postgres import PostgresStore
+
+            store = PostgresStore(store_url, group_commit=False)
+        else:
+            store = open_store(store_url)
         opened.append(store)
         return store
 

@@ -20,6 +20,17 @@ before its change is durable; a process that dies between the two loses the noti
 One listener thread per store holds a dedicated connection; if it drops, it
 reconnects, and notices sent meanwhile are lost too. So notices are hints: a process
 re-reads a table's ``seq`` when it needs the truth (a ``Conflict`` tells it anyway).
+
+Group commit (on by default), as in SQLite: every write goes to one committer thread,
+which runs all the writes waiting at that moment in one transaction on one connection and
+commits once (one WAL flush for the batch), then answers each caller. One commit costs
+a flush however many moves it carries, and the moves were each a transaction of their own
+(three round trips and a flush per move). The compare-and-set stays per move. A batch runs
+first with no savepoint per write; if a write raises, the transaction is rolled back and the
+batch runs again with each write under its own savepoint, so a failing write (a conflict, a
+unique violation, a driver error) is undone alone and its caller gets the error. The batch
+is ordered by table id (a stable sort: one table's writes keep their order), so two
+processes' batches take the tables' row locks in the same order and cannot deadlock.
 """
 
 from __future__ import annotations
@@ -29,9 +40,10 @@ import json
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -43,9 +55,19 @@ from hiddenrole.host.publisher import Changed
 from .errors import StorageError
 from .interface import Listener
 from .migrations import SCHEMA_VERSION, Tx
-from .sql import SqlStore
+from .records import KEEP, Appended, Keep
+from .sql import SqlStore, _answer
 
-__all__ = ["CHANNEL", "MAX_NOTICE_BATCH", "POOL_SIZE", "CONNECT_TIMEOUT", "LISTEN_POLL", "PostgresStore"]
+__all__ = [
+    "ANSWER_TIMEOUT",
+    "CHANNEL",
+    "CONNECT_TIMEOUT",
+    "LISTEN_POLL",
+    "MAX_BATCH",
+    "MAX_NOTICE_BATCH",
+    "POOL_SIZE",
+    "PostgresStore",
+]
 
 CHANNEL: Final = "hiddenrole_changes"
 """The LISTEN/NOTIFY channel."""
@@ -57,10 +79,27 @@ MAX_NOTICE_BATCH: Final = 1000
 """Most notices one ``pg_notify`` statement sends."""
 LISTEN_POLL: Final = 0.2
 """Seconds the listener waits for a notice before checking whether the store is closing."""
+MAX_BATCH: Final = 256
+"""Most writes one group commit carries."""
+ANSWER_TIMEOUT: Final = 3 * CONNECT_TIMEOUT
+"""Seconds a caller waits for the committer's answer (it answers well before; this bounds a bug)."""
 _MIGRATION_LOCK: Final = 0x6869646472
 """``pg_advisory_xact_lock`` key that serialises migrations across processes."""
 
 _log = logging.getLogger("hiddenrole.server.storage")
+
+_R = TypeVar("_R")
+_Job = tuple[Callable[[Tx], Any], "Future[Any]", str]
+"""A queued write: the operation, its caller's future, and the table it writes (the batch's order)."""
+_Done = tuple["Future[Any]", Any, BaseException | None, list[Changed]]
+"""A write's answer once its batch is committed: its result or its error, and its notices."""
+
+
+def _pg_error(err: BaseException) -> BaseException:
+    """Driver errors become :class:`StorageError`; a unique violation stays itself (the caller handles it)."""
+    if isinstance(err, (psycopg.Error, psycopg_pool.PoolTimeout)) and not isinstance(err, pg_errors.UniqueViolation):
+        return StorageError(f"PostgreSQL: {err}")
+    return err
 
 
 @functools.lru_cache(maxsize=256)
@@ -101,9 +140,19 @@ class PostgresStore(SqlStore):
     unique_errors = (pg_errors.UniqueViolation,)
 
     def __init__(
-        self, url: str, *, schema: int = SCHEMA_VERSION, pool_size: int = POOL_SIZE, pool_min: int = 1
+        self,
+        url: str,
+        *,
+        schema: int = SCHEMA_VERSION,
+        pool_size: int = POOL_SIZE,
+        pool_min: int = 1,
+        group_commit: bool = True,
     ) -> None:
-        """Connect (keeping ``pool_min`` to ``pool_size`` connections), and migrate up to ``schema``."""
+        """Connect (keeping ``pool_min`` to ``pool_size`` connections), and migrate up to ``schema``.
+
+        ``group_commit``: writes go through one committer thread (see the module); else each
+        write is its own transaction on a pool connection.
+        """
         super().__init__("hiddenrole-postgres-notices")
         self._conninfo = url
         self._url = _without_password(url)
@@ -124,10 +173,17 @@ class PostgresStore(SqlStore):
             timeout=CONNECT_TIMEOUT,
             name="hiddenrole-storage",
         )
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._committer: threading.Thread | None = None
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
             self._migrate(schema)
             self._sender.start()
+            if group_commit:
+                self._committer = threading.Thread(
+                    target=self._commit_loop, name="hiddenrole-postgres-commit", daemon=True
+                )
+                self._committer.start()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as err:
             self._pool.close()
             raise StorageError(f"cannot open the PostgreSQL database {self._url!r}: {err}") from None
@@ -161,6 +217,116 @@ class PostgresStore(SqlStore):
 
     def _read(self) -> AbstractContextManager[Tx]:
         return self._transaction(read_only=True)
+
+    # ---- group commit
+
+    def _run_write(self, op: Callable[[Tx], _R], table: str = "") -> _R:
+        if self._committer is None:
+            return super()._run_write(op, table)
+        return self._submit(op, table).result(timeout=ANSWER_TIMEOUT)
+
+    def _submit(self, op: Callable[[Tx], _R], table: str = "") -> Future[_R]:
+        """Queue ``op`` for the committer thread; its future is answered after the batch's commit."""
+        if self._closed:
+            raise StorageError("the store is closed")
+        answer: Future[_R] = Future()
+        self._jobs.put((op, answer, table))
+        return answer
+
+    def append_move_future(
+        self,
+        table_id: str,
+        seq: int,
+        move: Mapping[str, Any],
+        *,
+        seat: str | None = None,
+        client_move_id: str | None = None,
+        status: str | Keep = KEEP,
+        deadline: float | Keep | None = KEEP,
+    ) -> Future[Appended] | None:
+        if self._committer is None:
+            return None
+        if self._closed:
+            raise StorageError("the store is closed")
+        op = self._append_op(
+            table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
+        )
+        return self._submit(op, table_id)
+
+    def _commit_loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            batch = [job]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit_batch(batch)
+            if stop:
+                return
+
+    def _commit_batch(self, batch: list[_Job]) -> None:
+        """Run ``batch`` in one transaction (ordered by table), commit once, then answer each caller."""
+        batch = sorted(batch, key=lambda job: job[2])
+        try:
+            with self._pool.connection() as conn:
+                try:
+                    with conn.cursor() as cur:
+                        done = self._run_batch(cur, batch, alone=False)
+                        if done is None:
+                            done = self._run_batch(cur, batch, alone=True)
+                        assert done is not None
+                        cur.execute("COMMIT")
+                except BaseException:
+                    if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        conn.rollback()
+                    raise
+        except Exception as err:
+            failure = _pg_error(err)
+            if not isinstance(failure, StorageError):
+                failure = StorageError(f"PostgreSQL: {err}")
+            for _, answer, _ in batch:
+                _answer(answer, None, failure)
+            return
+        for _, _, _, notes in done:  # committed: now they may be told (the sender keeps their order)
+            for note in notes:
+                self._outbox.put(note)
+        for answer, result, error, _ in done:
+            _answer(answer, result, error)
+
+    def _run_batch(self, cur: psycopg.Cursor[Any], batch: list[_Job], *, alone: bool) -> list[_Done] | None:
+        """Begin and run every write of ``batch``, each under its own savepoint if ``alone``.
+
+        Without savepoints, the first write that raises rolls the whole transaction back: ``None``.
+        """
+        cur.execute("BEGIN")
+        done: list[_Done] = []
+        for op, answer, _ in batch:
+            tx = _PgTx(cur)
+            if alone:
+                cur.execute("SAVEPOINT hr_op")
+            try:
+                result = op(tx)
+            except BaseException as err:
+                if not alone:
+                    cur.execute("ROLLBACK")
+                    return None
+                cur.execute("ROLLBACK TO SAVEPOINT hr_op")
+                cur.execute("RELEASE SAVEPOINT hr_op")
+                done.append((answer, None, _pg_error(err), []))
+            else:
+                if alone:
+                    cur.execute("RELEASE SAVEPOINT hr_op")
+                done.append((answer, result, None, tx.notes))
+        return done
 
     _cas_checks_client_id = True
 
@@ -268,6 +434,16 @@ class PostgresStore(SqlStore):
         if self._closed:
             return
         self._closed = True
+        if self._committer is not None:
+            self._jobs.put(None)  # after the writes already queued, which it still commits
+            self._committer.join(ANSWER_TIMEOUT)
+            while True:  # writes queued after the stop: refuse them
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is not None:
+                    _answer(job[1], None, StorageError("the store is closed"))
         if self._sender.is_alive():
             self._outbox.put(None)  # after the notices already queued, which it still sends
             self._sender.join(CONNECT_TIMEOUT)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import abc
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
@@ -81,6 +81,21 @@ def _seat(row: tuple[object, ...]) -> SeatRecord:
     return SeatRecord(seat=str(seat), taken=token_hash is not None, bot=bool(bot))
 
 
+def _answer(answer: Future[Any], result: Any, error: BaseException | None) -> None:
+    """Answer a write's caller; one that cancelled its future (it stopped waiting) is not answered.
+
+    Setting a cancelled future raises ``InvalidStateError``, which would end the committer
+    thread and leave every later write unanswered.
+    """
+    try:
+        if error is None:
+            answer.set_result(result)
+        else:
+            answer.set_exception(error)
+    except InvalidStateError:
+        pass  # (cancelled: the write itself stands or falls with its batch, as any other)
+
+
 class SqlStore(abc.ABC):
     """The :class:`~.interface.Store` operations over SQL; subclasses open the database."""
 
@@ -99,12 +114,13 @@ class SqlStore(abc.ABC):
     def _write(self) -> AbstractContextManager[Tx]:
         """A write transaction of its own: committed durably when the block ends, rolled back on an exception."""
 
-    def _run_write(self, op: Callable[[Tx], _R]) -> _R:
+    def _run_write(self, op: Callable[[Tx], _R], table: str = "") -> _R:
         """Run ``op`` in a write transaction and return its result once that is durably committed.
 
         If ``op`` raises, nothing it did is kept and the exception propagates. A backend
         may commit several callers' operations in one transaction (group commit), each
         under its own savepoint, as long as this contract holds for every caller.
+        ``table``: the one table ``op`` writes (a group committer orders its batch by it).
         """
         with self._write() as tx:
             return op(tx)
@@ -205,7 +221,7 @@ class SqlStore(abc.ABC):
             )
             self._announce(tx, Changed(table_id, 0))
 
-        self._run_write(op)
+        self._run_write(op, table_id)
         return token
 
     def _info_in(self, tx: Tx, table_id: str) -> TableInfo:
@@ -272,7 +288,7 @@ class SqlStore(abc.ABC):
             self._announce(tx, Changed(table_id, info.seq))
             return info
 
-        return self._run_write(op)
+        return self._run_write(op, table_id)
 
     def set_status(self, table_id: str, status: str) -> TableInfo:
         return self._update(table_id, "status", check_status(status))
@@ -302,7 +318,7 @@ class SqlStore(abc.ABC):
             table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
         )
         try:
-            return self._run_write(op)
+            return self._run_write(op, table_id)
         except self.unique_errors:
             return self._after_unique_error(table_id, seq, seat, client_move_id)
 
@@ -438,7 +454,7 @@ class SqlStore(abc.ABC):
             self._announce(tx, Changed(table_id, info.seq))
             return chosen
 
-        return self._run_write(op), token
+        return self._run_write(op, table_id), token
 
     def _seat_update(self, table_id: str, seat: str, sets: str, params: tuple[object, ...]) -> None:
         check_name(table_id, "a table id")
@@ -450,7 +466,7 @@ class SqlStore(abc.ABC):
                 raise SeatUnavailable(f"no seat {seat!r} at table {table_id!r}")
             self._announce(tx, Changed(table_id, info.seq))
 
-        self._run_write(op)
+        self._run_write(op, table_id)
 
     def release_seat(self, table_id: str, seat: str) -> None:
         self._seat_update(table_id, seat, "token_hash = NULL", ())

@@ -27,7 +27,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -37,7 +37,7 @@ from hiddenrole.host.publisher import Changed
 from .errors import StorageError
 from .migrations import SCHEMA_VERSION, Tx
 from .records import KEEP, Appended, Keep
-from .sql import SqlStore
+from .sql import SqlStore, _answer
 
 __all__ = ["ANSWER_TIMEOUT", "BUSY_TIMEOUT", "MAX_BATCH", "SQLiteStore"]
 
@@ -81,21 +81,6 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
-
-
-def _answer(answer: Future[Any], result: Any, error: BaseException | None) -> None:
-    """Answer a write's caller; one that cancelled its future (it stopped waiting) is not answered.
-
-    Setting a cancelled future raises ``InvalidStateError``, which would end the committer
-    thread and leave every later write unanswered.
-    """
-    try:
-        if error is None:
-            answer.set_result(result)
-        else:
-            answer.set_exception(error)
-    except InvalidStateError:
-        pass  # (cancelled: the write itself stands or falls with its batch, as any other)
 
 
 def _storage_error(err: BaseException) -> BaseException:
@@ -181,9 +166,9 @@ class SQLiteStore(SqlStore):
 
     # ---- group commit
 
-    def _run_write(self, op: Callable[[Tx], _R]) -> _R:
+    def _run_write(self, op: Callable[[Tx], _R], table: str = "") -> _R:
         if self._committer is None:
-            return super()._run_write(op)
+            return super()._run_write(op, table)
         return self._submit(op).result(timeout=ANSWER_TIMEOUT)
 
     def _submit(self, op: Callable[[Tx], _R]) -> Future[_R]:
