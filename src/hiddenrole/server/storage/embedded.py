@@ -42,6 +42,11 @@ class EmbeddedPostgres:
             raise
         self._stopped = False
 
+    @property
+    def pid(self) -> int:
+        """The postmaster's process id (a benchmark adds its and its backends' CPU time to the server's)."""
+        return int((Path(self._server.pgdata) / "postmaster.pid").read_text().split()[0])
+
     def url(self, database: str = "postgres") -> str:
         return str(self._server.get_uri(database=database))
 
