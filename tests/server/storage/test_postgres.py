@@ -199,7 +199,8 @@ def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(store: P
         release.wait(10)
 
     try:
-        gave_up = store._submit(slow, "t1")
+        assert store._committer is not None
+        gave_up = store._committer.submit(slow, "t1")
         assert inside.wait(10)
         assert gave_up.cancel()
         release.set()

@@ -121,10 +121,10 @@ def test_a_batch_with_failing_writes_commits_the_others_and_undoes_the_failing_o
         store._append_op("t2", 1, move(2), seat=None, client_move_id=None, status="playing", deadline=None),
         store._append_op("t1", 5, move(3), seat=None, client_move_id=None, status="playing", deadline=None),
     ]
-    batch: list[Any] = [(op, Future()) for op in ops]
+    batch: list[Any] = [(op, Future(), "") for op in ops]
     try:
         store._commit_batch(batch)
-        answers = [f.exception() or f.result() for _, f in batch]
+        answers = [f.exception() or f.result() for _, f, _ in batch]
         assert [type(a).__name__ for a in answers] == ["Appended", "StorageError", "Appended", "Conflict"]
         assert [m.move for m in store.load_table("t1").moves] == [move(1)]
         assert [m.move for m in store.load_table("t2").moves] == [move(2)]
@@ -144,7 +144,8 @@ def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(tmp_path
         release.wait(10)
 
     try:
-        gave_up = store._submit(slow)
+        assert store._committer is not None
+        gave_up = store._committer.submit(slow, "t1")
         assert inside.wait(10)
         assert gave_up.cancel()  # the caller stops waiting while the committer runs its write
         release.set()

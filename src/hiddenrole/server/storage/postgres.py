@@ -21,16 +21,9 @@ One listener thread per store holds a dedicated connection; if it drops, it
 reconnects, and notices sent meanwhile are lost too. So notices are hints: a process
 re-reads a table's ``seq`` when it needs the truth (a ``Conflict`` tells it anyway).
 
-Group commit (on by default), as in SQLite: every write goes to one committer thread,
-which runs all the writes waiting at that moment in one transaction on one connection and
-commits once (one WAL flush for the batch), then answers each caller. One commit costs
-a flush however many moves it carries, and the moves were each a transaction of their own
-(three round trips and a flush per move). The compare-and-set stays per move. A batch runs
-first with no savepoint per write; if a write raises, the transaction is rolled back and the
-batch runs again with each write under its own savepoint, so a failing write (a conflict, a
-unique violation, a driver error) is undone alone and its caller gets the error. The batch
-is ordered by table id (a stable sort: one table's writes keep their order), so two
-processes' batches take the tables' row locks in the same order and cannot deadlock.
+Group commit (on by default, :mod:`.committer`), as in SQLite: each move was a
+transaction of its own (three round trips and a WAL flush per move); a committer thread
+now commits every write waiting at that moment in one transaction on one connection.
 """
 
 from __future__ import annotations
@@ -40,10 +33,9 @@ import json
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -52,11 +44,11 @@ from psycopg import errors as pg_errors
 
 from hiddenrole.host.publisher import Changed
 
+from .committer import MAX_BATCH, Committer, Done, Job, answer, run_batch
 from .errors import StorageError
 from .interface import Listener
 from .migrations import SCHEMA_VERSION, Tx
-from .records import KEEP, Appended, Keep
-from .sql import SqlStore, _answer
+from .sql import SqlStore
 
 __all__ = [
     "ANSWER_TIMEOUT",
@@ -79,20 +71,12 @@ MAX_NOTICE_BATCH: Final = 1000
 """Most notices one ``pg_notify`` statement sends."""
 LISTEN_POLL: Final = 0.2
 """Seconds the listener waits for a notice before checking whether the store is closing."""
-MAX_BATCH: Final = 256
-"""Most writes one group commit carries."""
 ANSWER_TIMEOUT: Final = 3 * CONNECT_TIMEOUT
 """Seconds a caller waits for the committer's answer (it answers well before; this bounds a bug)."""
 _MIGRATION_LOCK: Final = 0x6869646472
 """``pg_advisory_xact_lock`` key that serialises migrations across processes."""
 
 _log = logging.getLogger("hiddenrole.server.storage")
-
-_R = TypeVar("_R")
-_Job = tuple[Callable[[Tx], Any], "Future[Any]", str]
-"""A queued write: the operation, its caller's future, and the table it writes (the batch's order)."""
-_Done = tuple["Future[Any]", Any, BaseException | None, list[Changed]]
-"""A write's answer once its batch is committed: its result or its error, and its notices."""
 
 
 def _pg_error(err: BaseException) -> BaseException:
@@ -173,17 +157,12 @@ class PostgresStore(SqlStore):
             timeout=CONNECT_TIMEOUT,
             name="hiddenrole-storage",
         )
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._committer: threading.Thread | None = None
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
             self._migrate(schema)
             self._sender.start()
             if group_commit:
-                self._committer = threading.Thread(
-                    target=self._commit_loop, name="hiddenrole-postgres-commit", daemon=True
-                )
-                self._committer.start()
+                self._committer = Committer("hiddenrole-postgres-commit", self._commit_batch, ANSWER_TIMEOUT)
         except (psycopg.Error, psycopg_pool.PoolTimeout) as err:
             self._pool.close()
             raise StorageError(f"cannot open the PostgreSQL database {self._url!r}: {err}") from None
@@ -218,64 +197,10 @@ class PostgresStore(SqlStore):
     def _read(self) -> AbstractContextManager[Tx]:
         return self._transaction(read_only=True)
 
-    # ---- group commit
+    # ---- group commit (committer.py)
 
-    def _run_write(self, op: Callable[[Tx], _R], table: str = "") -> _R:
-        if self._committer is None:
-            return super()._run_write(op, table)
-        return self._submit(op, table).result(timeout=ANSWER_TIMEOUT)
-
-    def _submit(self, op: Callable[[Tx], _R], table: str = "") -> Future[_R]:
-        """Queue ``op`` for the committer thread; its future is answered after the batch's commit."""
-        if self._closed:
-            raise StorageError("the store is closed")
-        answer: Future[_R] = Future()
-        self._jobs.put((op, answer, table))
-        return answer
-
-    def append_move_future(
-        self,
-        table_id: str,
-        seq: int,
-        move: Mapping[str, Any],
-        *,
-        seat: str | None = None,
-        client_move_id: str | None = None,
-        status: str | Keep = KEEP,
-        deadline: float | Keep | None = KEEP,
-    ) -> Future[Appended] | None:
-        if self._committer is None:
-            return None
-        if self._closed:
-            raise StorageError("the store is closed")
-        op = self._append_op(
-            table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
-        )
-        return self._submit(op, table_id)
-
-    def _commit_loop(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            batch = [job]
-            stop = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    more = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._commit_batch(batch)
-            if stop:
-                return
-
-    def _commit_batch(self, batch: list[_Job]) -> None:
-        """Run ``batch`` in one transaction (ordered by table), commit once, then answer each caller."""
-        batch = sorted(batch, key=lambda job: job[2])
+    def _commit_batch(self, batch: list[Job]) -> None:
+        """Run ``batch`` in one transaction, commit once, queue its notices, then answer each caller."""
         try:
             with self._pool.connection() as conn:
                 try:
@@ -293,40 +218,17 @@ class PostgresStore(SqlStore):
             failure = _pg_error(err)
             if not isinstance(failure, StorageError):
                 failure = StorageError(f"PostgreSQL: {err}")
-            for _, answer, _ in batch:
-                _answer(answer, None, failure)
+            for _, future, _ in batch:
+                answer(future, None, failure)
             return
         for _, _, _, notes in done:  # committed: now they may be told (the sender keeps their order)
             for note in notes:
                 self._outbox.put(note)
-        for answer, result, error, _ in done:
-            _answer(answer, result, error)
+        for future, result, error, _ in done:
+            answer(future, result, error)
 
-    def _run_batch(self, cur: psycopg.Cursor[Any], batch: list[_Job], *, alone: bool) -> list[_Done] | None:
-        """Begin and run every write of ``batch``, each under its own savepoint if ``alone``.
-
-        Without savepoints, the first write that raises rolls the whole transaction back: ``None``.
-        """
-        cur.execute("BEGIN")
-        done: list[_Done] = []
-        for op, answer, _ in batch:
-            tx = _PgTx(cur)
-            if alone:
-                cur.execute("SAVEPOINT hr_op")
-            try:
-                result = op(tx)
-            except BaseException as err:
-                if not alone:
-                    cur.execute("ROLLBACK")
-                    return None
-                cur.execute("ROLLBACK TO SAVEPOINT hr_op")
-                cur.execute("RELEASE SAVEPOINT hr_op")
-                done.append((answer, None, _pg_error(err), []))
-            else:
-                if alone:
-                    cur.execute("RELEASE SAVEPOINT hr_op")
-                done.append((answer, result, None, tx.notes))
-        return done
+    def _run_batch(self, cur: psycopg.Cursor[Any], batch: list[Job], *, alone: bool) -> list[Done] | None:
+        return run_batch(cur.execute, "BEGIN", lambda: _PgTx(cur), _pg_error, batch, alone=alone)
 
     _cas_checks_client_id = True
 
@@ -435,15 +337,7 @@ class PostgresStore(SqlStore):
             return
         self._closed = True
         if self._committer is not None:
-            self._jobs.put(None)  # after the writes already queued, which it still commits
-            self._committer.join(ANSWER_TIMEOUT)
-            while True:  # writes queued after the stop: refuse them
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is not None:
-                    _answer(job[1], None, StorageError("the store is closed"))
+            self._committer.close()  # after the writes already queued, which it still commits
         if self._sender.is_alive():
             self._outbox.put(None)  # after the notices already queued, which it still sends
             self._sender.join(CONNECT_TIMEOUT)

@@ -17,13 +17,14 @@ from __future__ import annotations
 import abc
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from hiddenrole.host.publisher import Changed
 
 from .checks import check_client_move_id, check_deadline, check_name, check_seq, check_status, decode, encode
+from .committer import Committer
 from .errors import Conflict, InvalidRecord, SeatUnavailable, StorageError, TableExists, TableNotFound
 from .interface import Listener
 from .migrations import MIGRATIONS, SCHEMA_TABLE, SCHEMA_VERSION, Tx
@@ -81,21 +82,6 @@ def _seat(row: tuple[object, ...]) -> SeatRecord:
     return SeatRecord(seat=str(seat), taken=token_hash is not None, bot=bool(bot))
 
 
-def _answer(answer: Future[Any], result: Any, error: BaseException | None) -> None:
-    """Answer a write's caller; one that cancelled its future (it stopped waiting) is not answered.
-
-    Setting a cancelled future raises ``InvalidStateError``, which would end the committer
-    thread and leave every later write unanswered.
-    """
-    try:
-        if error is None:
-            answer.set_result(result)
-        else:
-            answer.set_exception(error)
-    except InvalidStateError:
-        pass  # (cancelled: the write itself stands or falls with its batch, as any other)
-
-
 class SqlStore(abc.ABC):
     """The :class:`~.interface.Store` operations over SQL; subclasses open the database."""
 
@@ -107,6 +93,8 @@ class SqlStore(abc.ABC):
     def __init__(self, notifier_name: str) -> None:
         self._notifier = Notifier(notifier_name)
         self._schema = 0
+        self._committer: Committer | None = None
+        """The group committer every write goes through, if the backend started one."""
 
     # ---- what a backend provides
 
@@ -122,6 +110,8 @@ class SqlStore(abc.ABC):
         under its own savepoint, as long as this contract holds for every caller.
         ``table``: the one table ``op`` writes (a group committer orders its batch by it).
         """
+        if self._committer is not None:
+            return self._committer.run(op, table)
         with self._write() as tx:
             return op(tx)
 
@@ -391,7 +381,12 @@ class SqlStore(abc.ABC):
         unique-violation error where :meth:`append_move` would read the first result:
         the caller then calls :meth:`append_move` again, which does.
         """
-        return None
+        if self._committer is None:
+            return None
+        op = self._append_op(
+            table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
+        )
+        return self._committer.submit(op, table_id)
 
     _cas_checks_client_id = False
     """True when :meth:`_cas_insert` itself refuses a client move id already stored (so no look-up first)."""

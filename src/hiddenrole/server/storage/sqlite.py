@@ -5,14 +5,10 @@ disk, so a change is durable before the call that made it returns and before any
 is told about it. Writes go through one connection, reads through another (WAL lets
 readers go on while a commit waits for its fsync).
 
-Group commit (on by default): SQLite has one writer and a commit costs one fsync
-(5-10 ms on this machine's disk), which caps one-at-a-time commits near 150/s. So
-callers hand their write to a committer thread that runs every write waiting at that
-moment in one transaction, commits once, and only then answers each caller. A write
-that raises is rolled back alone and its caller gets the exception: the batch then runs
-again with each write under its own savepoint (the first run has none, which saves two
-statements per write). Nothing waits on purpose to fill a batch, so a lone write costs
-one fsync as before. ``benchmarks/storage_bench.py`` measures both ways.
+Group commit (on by default, :mod:`.committer`): SQLite has one writer and a commit costs
+one fsync (5-10 ms on this machine's disk), which caps one-at-a-time commits near 150/s;
+a committer thread commits every write waiting at that moment at once.
+``benchmarks/storage_bench.py`` measures both ways.
 
 Several store objects (or processes) on one file never both commit move N: writes
 take SQLite's write lock (``BEGIN IMMEDIATE``, waiting up to :data:`BUSY_TIMEOUT`) and
@@ -23,35 +19,26 @@ several servers).
 
 from __future__ import annotations
 
-import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Final
 
 from hiddenrole.host.publisher import Changed
 
+from .committer import MAX_BATCH, Committer, Done, Job, answer, run_batch
 from .errors import StorageError
 from .migrations import SCHEMA_VERSION, Tx
-from .records import KEEP, Appended, Keep
-from .sql import SqlStore, _answer
+from .sql import SqlStore
 
-__all__ = ["ANSWER_TIMEOUT", "BUSY_TIMEOUT", "MAX_BATCH", "SQLiteStore"]
+__all__ = ["ANSWER_TIMEOUT", "BUSY_TIMEOUT", "MAX_BATCH", "SQLiteStore"]  # MAX_BATCH: see committer.py
 
 BUSY_TIMEOUT: Final = 10.0
 """Seconds a write waits for another connection's write lock before failing with ``STORAGE_ERROR``."""
-MAX_BATCH: Final = 256
-"""Most writes one group commit carries."""
 ANSWER_TIMEOUT: Final = 3 * BUSY_TIMEOUT
 """Seconds a caller waits for the committer's answer (it always answers well before; this bounds a bug)."""
-
-_R = TypeVar("_R")
-_Job = tuple[Callable[[Tx], Any], "Future[Any]"]
-_Done = tuple["Future[Any]", Any, BaseException | None, list[Changed]]
-"""A write's answer once its batch is committed: its result or its error, and its notices."""
 
 
 class _SQLiteTx:
@@ -107,8 +94,6 @@ class SQLiteStore(SqlStore):
             self._rconn = _connect(self._path)
         except sqlite3.Error as err:
             raise StorageError(f"cannot open the SQLite database {str(self._path)!r}: {err}") from None
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._committer: threading.Thread | None = None
         try:
             self._migrate(schema)
         except BaseException:
@@ -116,8 +101,7 @@ class SQLiteStore(SqlStore):
             self._rconn.close()
             raise
         if group_commit:
-            self._committer = threading.Thread(target=self._commit_loop, name="hiddenrole-sqlite-commit", daemon=True)
-            self._committer.start()
+            self._committer = Committer("hiddenrole-sqlite-commit", self._commit_batch, ANSWER_TIMEOUT)
 
     @property
     def url(self) -> str:
@@ -164,69 +148,10 @@ class SQLiteStore(SqlStore):
         assert isinstance(tx, _SQLiteTx)
         tx.notes.append(note)
 
-    # ---- group commit
+    # ---- group commit (committer.py)
 
-    def _run_write(self, op: Callable[[Tx], _R], table: str = "") -> _R:
-        if self._committer is None:
-            return super()._run_write(op, table)
-        return self._submit(op).result(timeout=ANSWER_TIMEOUT)
-
-    def _submit(self, op: Callable[[Tx], _R]) -> Future[_R]:
-        """Queue ``op`` for the committer thread; its future is answered after the batch's commit."""
-        if self._closed:
-            raise StorageError("the store is closed")
-        answer: Future[_R] = Future()
-        self._jobs.put((op, answer))
-        return answer
-
-    def append_move_future(
-        self,
-        table_id: str,
-        seq: int,
-        move: Mapping[str, Any],
-        *,
-        seat: str | None = None,
-        client_move_id: str | None = None,
-        status: str | Keep = KEEP,
-        deadline: float | Keep | None = KEEP,
-    ) -> Future[Appended] | None:
-        if self._committer is None:
-            return None
-        if self._closed:
-            raise StorageError("the store is closed")
-        op = self._append_op(
-            table_id, seq, move, seat=seat, client_move_id=client_move_id, status=status, deadline=deadline
-        )
-        return self._submit(op)
-
-    def _commit_loop(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            batch = [job]
-            stop = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    more = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._commit_batch(batch)
-            if stop:
-                return
-
-    def _commit_batch(self, batch: list[_Job]) -> None:
-        """Run ``batch`` in one transaction, commit once, then answer each caller.
-
-        First without a savepoint per write (two statements fewer each, about a fifth of the
-        committer's time): if a write raises, that transaction is rolled back and the batch runs
-        again with every write under its own savepoint, so that the failing one is undone alone
-        (the writes are functions of the database alone, so running one again is harmless).
-        """
+    def _commit_batch(self, batch: list[Job]) -> None:
+        """Run ``batch`` in one transaction, commit once, publish its notices, then answer each caller."""
         conn = self._wconn
         with self._wlock:
             try:
@@ -239,55 +164,24 @@ class SQLiteStore(SqlStore):
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 failure = StorageError(f"SQLite: {err}")
-                for _, answer in batch:
-                    _answer(answer, None, failure)
+                for _, future, _ in batch:
+                    answer(future, None, failure)
                 return
             for _, _, _, notes in done:
                 for note in notes:
                     self._notifier.publish(note)
-        for answer, result, error, _ in done:
-            _answer(answer, result, error)
+        for future, result, error, _ in done:
+            answer(future, result, error)
 
-    def _run_batch(self, conn: sqlite3.Connection, batch: list[_Job], *, alone: bool) -> list[_Done] | None:
-        """Begin and run every write of ``batch``, each under its own savepoint if ``alone``.
-
-        Without savepoints, the first write that raises rolls the whole transaction back: ``None``.
-        """
-        conn.execute("BEGIN IMMEDIATE")
-        done: list[_Done] = []
-        for op, answer in batch:
-            tx = _SQLiteTx(conn)
-            if alone:
-                conn.execute("SAVEPOINT hr_op")
-            try:
-                result = op(tx)
-            except BaseException as err:
-                if not alone:
-                    conn.execute("ROLLBACK")
-                    return None
-                conn.execute("ROLLBACK TO hr_op")
-                conn.execute("RELEASE hr_op")
-                done.append((answer, None, _storage_error(err), []))
-            else:
-                if alone:
-                    conn.execute("RELEASE hr_op")
-                done.append((answer, result, None, tx.notes))
-        return done
+    def _run_batch(self, conn: sqlite3.Connection, batch: list[Job], *, alone: bool) -> list[Done] | None:
+        return run_batch(conn.execute, "BEGIN IMMEDIATE", lambda: _SQLiteTx(conn), _storage_error, batch, alone=alone)
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
         if self._committer is not None:
-            self._jobs.put(None)
-            self._committer.join(ANSWER_TIMEOUT)
-            while True:  # writes queued after the stop: refuse them
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is not None:
-                    _answer(job[1], None, StorageError("the store is closed"))
+            self._committer.close()
         with self._wlock, self._rlock:
             self._wconn.close()
             self._rconn.close()
