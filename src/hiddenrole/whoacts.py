@@ -15,7 +15,7 @@ from typing import Any
 
 from .compiled import PhaseTable
 from .config import PhaseStep
-from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map, kernel_entry
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
@@ -225,7 +225,7 @@ class WhoActs(EngineBase):
         s = self._state
         table = self._tables[s.phase]
         while s.turns and not any(k not in table.out_of_turn for k in self._eligible(s.players[s.turns[0]], table)):
-            out.append(Effect(TURN_ENDED, source=s.turns.pop(0)))
+            out.append(kernel_entry(TURN_ENDED, s.turns.pop(0)))
 
     # ------------------------------------------------------------------ public readers
 
