@@ -92,7 +92,7 @@ class Acting(Restoring):
                 step = step_for.get(key)
                 if step is None:
                     raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
-            if self._b.usable is None:
+            if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
                 gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked

@@ -106,7 +106,7 @@ class Phases(Acting):
                 self._running()  # raises
             out: list[Effect] = []
             try:
-                resolver = self._b.resolvers[phase]
+                resolver = self._resolvers[phase]
                 self._in_ext = True  # what _call does, without its frame (once per phase)
                 try:
                     got = resolver(tuple(self._pending), self._view)
