@@ -31,7 +31,7 @@ def choose(engine: hr.Engine, pid: str, skill: str, alive: Sequence[str], rng: r
     if skill != missions.NOMINATE:
         return None
     size = missions.team_size(engine.status())
-    return rng.sample(list(alive), size)
+    return random_policy.sample(rng.getrandbits, alive, size)  # the draws rng.sample makes
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from itertools import islice
 
 from .compiled import ONE_TARGET, PLAIN_TARGETS
 from .config import PhaseStep
-from .effects import Effect, SkillUse
+from .effects import Effect, SkillUse, kernel_entry
 from .enginebase import REENTRY
 from .errors import (
     AlreadySubmitted,
@@ -92,7 +92,7 @@ class Acting(Restoring):
                 step = step_for.get(key)
                 if step is None:
                     raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
-            if self._b.usable is None:
+            if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
                 gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked
@@ -221,7 +221,7 @@ class Acting(Restoring):
             s.turns.append(s.turns.pop(0))
             s.delayed = tuple(sorted({*s.delayed, player_id}))
             self._board_changed()
-            self._log.append(Effect(TURN_DELAYED, source=player_id))
+            self._log.append(kernel_entry(TURN_DELAYED, player_id))
 
     def _finish_turn(self, player_id: str, out: list[Effect]) -> None:
         """End the head's turn: resolve its moves (if the phase has a turn resolver), pop it."""
@@ -233,7 +233,7 @@ class Acting(Restoring):
             if mine:
                 self._pending = [u for u in self._pending if u not in mine]
             self._apply_batch(self._call(fn, tuple(mine), self._view), f"turn resolver for {s.phase}", out)
-        out.append(Effect(TURN_ENDED, source=player_id))
+        out.append(kernel_entry(TURN_ENDED, player_id))
         if s.turns and s.turns[0] == player_id:
             s.turns.pop(0)
         self._skip_idle_turns(out)

@@ -59,7 +59,7 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
     """A read-only copy of ``data`` with its keys sorted (for deterministic output)."""
     if not data:
         return EMPTY_MAP
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # a dict first: Mapping is an ABC check
         raise InvalidArgument("expected a mapping of str to str")
     entries: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)
     for k, v in entries:
@@ -274,6 +274,15 @@ def player_added(player_id: str, role: RoleType, initial: Mapping[str, str]) -> 
     )
 
 
+def kernel_entry(kind: EventType, source: str = "", phase: PhaseType = "", winners: tuple[str, ...] = ()) -> Effect:
+    """A kernel bookkeeping entry (``TURN_ENDED``, ``GAME_STARTED``, ``GAME_ENDED``...) built from the
+    tuple like the primitives: ``Effect(...)`` runs the NamedTuple's keyword ``__new__`` (a Python
+    frame even compiled), and turn-ordered phases log one ``TURN_ENDED`` per turn."""
+    return _tuple_new(
+        Effect, (kind, source, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, winners)
+    )
+
+
 def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
     """Check what an extension point returned; freeze any mutable payload it carried.
 
@@ -312,6 +321,14 @@ def _is_clean_map(d: Mapping[str, str]) -> bool:
             return False
         prev = k
     return True
+
+
+def _is_str_tuple(seq: object) -> bool:
+    """A tuple of str: what the fast path of :func:`_checked` admits for ``actors`` and ``winners``."""
+    if type(seq) is not tuple:
+        return False
+    items: tuple[object, ...] = seq
+    return all(type(item) is str for item in items)
 
 
 def checked_effect(e: object, who: str, *, logged: bool = False) -> Effect:
@@ -370,12 +387,12 @@ def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
             and type(scope) is VarScope
             and type(scope.per_round) is bool
             and type(scope.owner) is str
-            and actors == ()
-            and won == ()
             and kind
             and kind not in BOOKKEEPING_EVENTS
             and (data is EMPTY_MAP or _is_clean_map(data))
             and (cells is EMPTY_MAP or _is_clean_map(cells))
+            and (actors == () or _is_str_tuple(actors))  # set_actors' sorted tuple: no slow path either
+            and (won == () or _is_str_tuple(won))
         ):
             return e
     f: Any = e

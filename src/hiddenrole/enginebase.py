@@ -42,6 +42,7 @@ class EngineBase:
         "_encoded",
         "_event_handlers",
         "_gates",
+        "_icpts",
         "_in_ext",
         "_lock",
         "_log",
@@ -52,9 +53,12 @@ class EngineBase:
         "_pending",
         "_plans",
         "_resolver_names",
+        "_resolvers",
         "_state",
         "_status",
         "_tables",
+        "_usable",
+        "_victory",
         "_view",
         "rules",
     )
@@ -65,6 +69,12 @@ class EngineBase:
         self.rules = rules
         comp = compiled(rules)
         self._b = comp.bound
+        # The extension points read on every move or phase, as the engine's own (native) fields:
+        # compiled, a read through ``_b`` (a pure-Python class) is a generic attribute lookup.
+        self._usable = comp.bound.usable
+        self._victory = comp.bound.victory
+        self._resolvers = comp.bound.resolvers
+        self._icpts = comp.bound.interceptors
         self._cfg = comp.cfg
         self._compound = comp.compound
         self._tables = comp.tables
@@ -191,7 +201,7 @@ class EngineBase:
 
     def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
         """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
-        icpts = self._b.interceptors
+        icpts = self._icpts
         apply = self._state.apply
         for e in coerce_effects(effects, who):
             if icpts or e.type == DETOUR:
@@ -201,7 +211,7 @@ class EngineBase:
                 out.append(e)
 
     def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:
-        icpts = self._b.interceptors
+        icpts = self._icpts
         for i in range(start, len(icpts)):
             if e.canceled:
                 break
@@ -242,7 +252,7 @@ class EngineBase:
         self._public(out)
 
     def _check_victory(self) -> tuple[Camp, ...] | None:
-        fn = self._b.victory
+        fn = self._victory
         if fn is None:
             return None
         self._in_ext = True  # what _call does, without its frame (once per phase)

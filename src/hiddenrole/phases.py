@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .acting import Acting
-from .effects import Effect, frozen_map, player_added
+from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
 from .enginebase import REENTRY
 from .errors import (
     BoardAlreadyDecided,
@@ -30,6 +30,8 @@ from .views import PlayerInfo
 from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, RoleType
 
 __all__ = ["Phases"]
+
+_new = tuple.__new__
 
 
 class Phases(Acting):
@@ -50,11 +52,17 @@ class Phases(Acting):
             if player_id in self._state.players:
                 raise PlayerExists(f"player {player_id!r} is already seated")
             setup = self._b.role_setup.get(role)
-            raw = {} if setup is None else self._call(setup, player_id, role)
-            if raw is not None and not isinstance(raw, Mapping):
-                raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
-            initial = frozen_map({k: v for k, v in (raw or {}).items() if v != ""})
-            info = PlayerInfo(player_id, role, True, initial)
+            raw = None if setup is None else self._call(setup, player_id, role)
+            initial = EMPTY_MAP
+            if raw is not None:
+                # A dict (what setups return) first: the Mapping test is an ABC check, costly compiled.
+                if type(raw) is not dict and not isinstance(raw, Mapping):
+                    raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
+                if raw:
+                    initial = frozen_map({k: v for k, v in raw.items() if v != ""})
+            info: PlayerInfo = _new(
+                PlayerInfo, (player_id, role, True, initial, EMPTY_MAP)
+            )  # no NamedTuple __new__ frame
             self._state.seat(info)
             self._board_changed()
             self._log.append(player_added(player_id, role, initial))
@@ -73,7 +81,7 @@ class Phases(Acting):
                 raise BoardAlreadyDecided("the victory checker already declares a result")
             with AllOrNothing(self):
                 self._start_at(self._cfg.start_phase)
-                started = Effect(GAME_STARTED, phase=self._cfg.start_phase)
+                started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
                 if self._b.game_setup is not None:
                     self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
@@ -98,7 +106,7 @@ class Phases(Acting):
                 self._running()  # raises
             out: list[Effect] = []
             try:
-                resolver = self._b.resolvers[phase]
+                resolver = self._resolvers[phase]
                 self._in_ext = True  # what _call does, without its frame (once per phase)
                 try:
                     got = resolver(tuple(self._pending), self._view)
@@ -140,7 +148,7 @@ class Phases(Acting):
             self._pending.clear()
             if nxt == END:
                 s.winners = winners or ()
-                out.append(Effect(GAME_ENDED, winners=s.winners))
+                out.append(kernel_entry(GAME_ENDED, winners=s.winners))
                 self._log.extend(out)
             else:
                 self._log.extend(out)

@@ -15,7 +15,7 @@ from typing import Any
 
 from .compiled import PhaseTable
 from .config import PhaseStep
-from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map, kernel_entry
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
@@ -92,7 +92,7 @@ class WhoActs(EngineBase):
         # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
         # (Computed right after a board change: the per-seat answers are empty, and replaced whole.)
         now = s.blank_by_seat()
-        if self._b.usable is None and not self._pending:
+        if self._usable is None and not self._pending:
             now.update(got)
         else:
             for pid in got:
@@ -112,7 +112,7 @@ class WhoActs(EngineBase):
             offers = self._offers()
         skills = offers.get(p.id, ())
         if skills:
-            fn = self._b.usable
+            fn = self._usable
             if fn is not None:
                 skills = self._usable_only(fn, p.id, skills)
             if skills and self._pending:
@@ -154,7 +154,7 @@ class WhoActs(EngineBase):
 
     def _limits(self, player_id: str, skills: tuple[SkillType, ...]) -> tuple[tuple[SkillType, tuple[str, ...]], ...]:
         """``(skill, only targets)`` for each allowed skill the rules' ``usable`` limits now (targets sorted)."""
-        if self._b.usable is None or not skills:
+        if self._usable is None or not skills:
             return ()
         out = []
         for k in skills:
@@ -172,7 +172,7 @@ class WhoActs(EngineBase):
         ``mine`` when the caller has them), so its answer is kept per seat and skill until
         the board or the seat's own submissions change.
         """
-        fn = self._b.usable
+        fn = self._usable
         if fn is None:
             return None
         gates = self._gates.get(player_id)
@@ -225,7 +225,7 @@ class WhoActs(EngineBase):
         s = self._state
         table = self._tables[s.phase]
         while s.turns and not any(k not in table.out_of_turn for k in self._eligible(s.players[s.turns[0]], table)):
-            out.append(Effect(TURN_ENDED, source=s.turns.pop(0)))
+            out.append(kernel_entry(TURN_ENDED, s.turns.pop(0)))
 
     # ------------------------------------------------------------------ public readers
 
@@ -290,7 +290,7 @@ class WhoActs(EngineBase):
                 missing = [a for a in actors if a not in done]
                 if not missing:
                     continue
-                if self._b.usable is None:
+                if self._usable is None:
                     actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
                 else:
                     # A seat is asked only for a skill the rules let it use now (the first, in step order).
@@ -321,7 +321,7 @@ class WhoActs(EngineBase):
                 skills = tuple(x.skill for x in table.steps if x.skill and x.role == role)
                 refused: dict[str, Any] = {}
                 targets: dict[str, Any] = {}
-                if self._b.usable is not None:
+                if self._usable is not None:
                     for i in ids:
                         gates = {k: self._gate(i, k) for k in skills}
                         no = {k: g for k, g in gates.items() if isinstance(g, str)}

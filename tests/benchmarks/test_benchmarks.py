@@ -67,3 +67,22 @@ def test_harness_benchmark_quick_run_prints_its_ratios() -> None:
     assert done.returncode == 0, done.stderr
     last = done.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"kind=harness games=1( (fuzz|werewolf)_a[gh]_vs_bare=\d+\.\d+){4}", last), last
+
+
+def test_policy_draws_are_the_draws_random_makes() -> None:
+    """The policy's inline picks keep the benchmark's games those of ``rng.choice`` / ``rng.sample``."""
+    import random
+
+    import random_policy
+
+    for seed in range(40):
+        for n in range(1, random_policy.SAMPLE_POOL_MAX + 1):
+            population = [f"p{i}" for i in range(n)]
+            for k in range(min(n, 5) + 1):
+                ours, theirs = random.Random(seed), random.Random(seed)
+                assert random_policy.sample(ours.getrandbits, population, k) == theirs.sample(population, k)
+                assert ours.getrandbits(32) == theirs.getrandbits(32)
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert population[random_policy._below(ours.getrandbits, n)] == theirs.choice(population)
+    with pytest.raises(ValueError):
+        random_policy.sample(random.Random(0).getrandbits, ["a"] * (random_policy.SAMPLE_POOL_MAX + 1), 1)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hiddenrole as hr
+from hiddenrole.effects import kernel_entry
 
 from .conftest import board_of, game, phase, step
 
@@ -86,6 +87,9 @@ def test_detour_and_goto_carry_their_phase() -> None:
         ),
         (lambda: hr.detour("p1", "OTHER"), lambda: hr.Effect(hr.DETOUR, source="p1", phase="OTHER")),
         (lambda: hr.goto_phase("OTHER"), lambda: hr.Effect(hr.GOTO_PHASE, phase="OTHER")),
+        (lambda: kernel_entry(hr.TURN_ENDED, "p1"), lambda: hr.Effect(hr.TURN_ENDED, source="p1")),
+        (lambda: kernel_entry(hr.GAME_STARTED, phase="MAIN"), lambda: hr.Effect(hr.GAME_STARTED, phase="MAIN")),
+        (lambda: kernel_entry(hr.GAME_ENDED, winners=("A",)), lambda: hr.Effect(hr.GAME_ENDED, winners=("A",))),
     ],
 )
 def test_each_primitive_is_its_keyword_form_field_for_field(built: Any, keywords: Any) -> None:

@@ -84,6 +84,7 @@ import hiddenrole as hr
 
 from .boundary import audience, role_info, speech, teammates
 from .dealing import CENTER_SIZE, MIN_PLAYERS, Deal, check_cards, deal, default_deck, seat_id, validate_deck
+from .opening import GameSetup, card_setup
 from .resolvers import (
     center_card,
     dealt,
@@ -244,44 +245,11 @@ RESOLVERS: dict[hr.PhaseType, Callable[[Sequence[hr.SkillUse], hr.GameView], lis
 }
 
 
-def _card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
-    """Each seat starts holding the card it was dealt."""
-    return {VAR_CARD: role}
-
-
 def _check_center(center: Sequence[hr.RoleType]) -> tuple[hr.RoleType, hr.RoleType, hr.RoleType]:
     cards = check_cards(center, "centre")
     if len(cards) != CENTER_SIZE:
         raise hr.InvalidBoard(f"the centre holds exactly {CENTER_SIZE} cards, got {len(cards)}")
     return (cards[0], cards[1], cards[2])
-
-
-class _GameSetup:
-    """Lays the centre cards and lets only a lone werewolf peek, once players are seated."""
-
-    __slots__ = ("center",)
-
-    def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
-        self.center = center
-
-    def setup(self, view: hr.GameView) -> list[hr.Effect]:
-        players = view.all_players()
-        if len(players) < MIN_PLAYERS:
-            raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
-        # The box's limits ignore order; sorted, seats and centre are the dealt deck (checked once, remembered).
-        check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
-        c0, c1, c2 = self.center
-        wolves = [p.id for p in players if p.role == WEREWOLF]
-        return [
-            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
-            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
-            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
-            hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ())),
-        ]
-
-
-_CENTER_KEYS = tuple(center_key(s) for s in CENTER_SLOTS)
-"""The game variable of each centre slot, in slot order."""
 
 
 def rules(center: Sequence[hr.RoleType], *, minion_clause: bool = False) -> hr.Rules:
@@ -303,8 +271,8 @@ def _rules(center: tuple[hr.RoleType, hr.RoleType, hr.RoleType], minion_clause: 
         version=VERSION_MINION_CLAUSE if minion_clause else VERSION,
         resolvers=RESOLVERS,
         victory=check_victory_with_minion_clause if minion_clause else check_victory,
-        role_setup={r: _card_setup for r in ROLES},
-        game_setup=_GameSetup(center),
+        role_setup={r: card_setup for r in ROLES},
+        game_setup=GameSetup(center),
         role_info={r: role_info for r in ROLES},
         audience=audience,
         teammates=teammates,
