@@ -36,6 +36,7 @@ __all__ = [
     "Event",
     "SkillUse",
     "EMPTY_MAP",
+    "event",
     "set_alive",
     "set_var",
     "set_actors",
@@ -231,6 +232,16 @@ def set_var(scope: VarScope, key: str, value: str) -> Effect:
     return _tuple_new(
         Effect, (SET_VAR, "", scope.owner, EMPTY_MAP, False, "", "", False, scope, key, value, (), "", EMPTY_MAP, ())
     )
+
+
+def event(kind: EventType, source: str = "", target: str = "", data: Mapping[str, str] = EMPTY_MAP) -> Effect:
+    """``Effect(kind, source, target, data)``, the shape of almost every rules event, built from the tuple.
+
+    Why: the NamedTuple's keyword constructor runs as Python bytecode even in the compiled
+    build, several times this call's cost, and resolvers make one per vote or action. The
+    effect is checked when applied like any other (a bad field is refused there).
+    """
+    return _tuple_new(Effect, (kind, source, target, data, False, "", "", False, GAME, "", "", (), "", EMPTY_MAP, ()))
 
 
 def set_actors(phase: PhaseType, *player_ids: str) -> Effect:

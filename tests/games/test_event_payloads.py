@@ -107,27 +107,3 @@ def test_an_unsorted_payload_is_caught() -> None:
         return resolve
 
     assert play_watched("missions", unsorted)
-
-
-@pytest.mark.parametrize(
-    "module",
-    ["hiddenrole.games.onenight.resolvers", "hiddenrole.games.missions.play", "hiddenrole.games.werewolf.resolution"],
-)
-def test_each_packages_event_builder_is_the_effect_constructor(module: str) -> None:
-    """Resolvers build rule events from the tuple (``_event``): field for field ``hr.Effect``'s result."""
-    import importlib
-
-    event = importlib.import_module(module)._event
-    data = MappingProxyType({"card": "x"})
-    cases: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
-        (("A",), {}),
-        (("A", "p1"), {}),
-        (("A", "p1", "p2", data), {}),
-        (("A",), {"target": "p2", "data": data}),
-    ]
-    for args, kw in cases:
-        got, want = event(*args, **kw), hr.Effect(*args, **kw)
-        assert type(got) is hr.Effect
-        assert got._asdict() == want._asdict()
-        assert got.data is want.data or got.data == want.data
-    assert event("A").data is hr.Effect("A").data  # the shared empty map: the kernel's identity fast path

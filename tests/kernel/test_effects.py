@@ -6,6 +6,7 @@ change it through one function shared by the engine, replay and the test Board.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -73,6 +74,9 @@ def test_detour_and_goto_carry_their_phase() -> None:
     assert (g.type, g.phase, g.source, g.target) == (hr.GOTO_PHASE, "OTHER", "", "")
 
 
+_CARD = MappingProxyType({"card": "x"})
+
+
 @pytest.mark.parametrize(
     ("built", "keywords"),
     [
@@ -90,6 +94,10 @@ def test_detour_and_goto_carry_their_phase() -> None:
         (lambda: kernel_entry(hr.TURN_ENDED, "p1"), lambda: hr.Effect(hr.TURN_ENDED, source="p1")),
         (lambda: kernel_entry(hr.GAME_STARTED, phase="MAIN"), lambda: hr.Effect(hr.GAME_STARTED, phase="MAIN")),
         (lambda: kernel_entry(hr.GAME_ENDED, winners=("A",)), lambda: hr.Effect(hr.GAME_ENDED, winners=("A",))),
+        (lambda: hr.event("A"), lambda: hr.Effect("A")),
+        (lambda: hr.event("A", "p1"), lambda: hr.Effect("A", "p1")),
+        (lambda: hr.event("A", "p1", "p2", _CARD), lambda: hr.Effect("A", "p1", "p2", _CARD)),
+        (lambda: hr.event("A", target="p2", data=_CARD), lambda: hr.Effect("A", target="p2", data=_CARD)),
     ],
 )
 def test_each_primitive_is_its_keyword_form_field_for_field(built: Any, keywords: Any) -> None:
@@ -97,6 +105,11 @@ def test_each_primitive_is_its_keyword_form_field_for_field(built: Any, keywords
     got, want = built(), keywords()
     assert type(got) is hr.Effect
     assert got._asdict() == want._asdict()
+
+
+def test_an_event_without_data_shares_the_empty_map() -> None:
+    """The kernel's fast path knows the shared empty map by identity."""
+    assert hr.event("A").data is hr.Effect("A").data
 
 
 def test_rule_event_is_a_plain_effect() -> None:

@@ -8,9 +8,8 @@ each rule can be tested on a hand-made :class:`hiddenrole.Board`. The rule numbe
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
-from typing import Final
 
 import hiddenrole as hr
 
@@ -58,21 +57,6 @@ from .vocab import (
     VOTED,
     camp_of,
 )
-
-_tuple_new: Final = tuple.__new__
-_EFFECT: Final = hr.Effect
-_BLANK = hr.Effect("_")
-_NO_DATA: Final = _BLANK.data
-_EVENT_TAIL: Final[tuple[object, ...]] = tuple(_BLANK)[4:]
-"""A rule event's fields after ``data``, at their defaults (read from a blank Effect, so they follow its definition)."""
-
-
-def _event(kind: str, source: str = "", target: str = "", data: Mapping[str, str] = _NO_DATA) -> hr.Effect:
-    """``hr.Effect(kind, source, target, data)``, built from the tuple: the NamedTuple's keyword
-    ``__new__`` is a Python frame even in the compiled build, several times this call's cost."""
-    # A tuple concatenation, not ``(..., *tail)``: compiled, that builds a list first.
-    return _tuple_new(_EFFECT, (kind, source, target, data) + _EVENT_TAIL)  # noqa: RUF005
-
 
 __all__ = [
     "RULES_NAME",
@@ -161,7 +145,7 @@ def _open_nomination(view: hr.GameView, mission: int, leader: str) -> list[hr.Ef
 
 def _pass_lead(view: hr.GameView, leader: str) -> tuple[str, list[hr.Effect]]:
     nxt = _next_after(view, leader)
-    return nxt, [hr.set_var(hr.GAME, VAR_LEADER, nxt), _event(LEADER, target=nxt)]
+    return nxt, [hr.set_var(hr.GAME, VAR_LEADER, nxt), hr.event(LEADER, target=nxt)]
 
 
 def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> list[hr.Effect]:
@@ -169,9 +153,9 @@ def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> 
     n = _rejects(view) + 1
     rejects = str(n)
     data = {"approvals": str(approvals), "rejections": str(rejections), "rejects": rejects, "team": team}
-    out = [_event(TEAM_REJECTED, data=MappingProxyType(data)), hr.set_var(hr.GAME, VAR_REJECTS, rejects)]
+    out = [hr.event(TEAM_REJECTED, data=MappingProxyType(data)), hr.set_var(hr.GAME, VAR_REJECTS, rejects)]
     if n >= HAMMER_AT:
-        out.append(_event(HAMMER, data=MappingProxyType({"rejects": rejects})))
+        out.append(hr.event(HAMMER, data=MappingProxyType({"rejects": rejects})))
         return out
     nxt, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
     return out + lead + _open_nomination(view, current_mission(view), nxt)
@@ -185,7 +169,7 @@ def resolve_reveal(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
     leader = view.player_ids()[0]
     return [
         hr.set_var(hr.GAME, VAR_LEADER, leader),
-        _event(LEADER, target=leader),
+        hr.event(LEADER, target=leader),
         *_open_nomination(view, 1, leader),
     ]
 
@@ -201,11 +185,11 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
     # empty team there. Looping straight back to this phase would lose the next
     # leader's naming, which the kernel consumes on leaving a phase.
     number = str(mission)
-    forfeit = [_event(NO_NOMINATION, leader, data=MappingProxyType({"mission": number})), hr.set_actors(TEAM_VOTE)]
+    forfeit = [hr.event(NO_NOMINATION, leader, data=MappingProxyType({"mission": number})), hr.set_actors(TEAM_VOTE)]
     if pick is None:
         return forfeit
     team = ",".join(sorted(pick.targets))
-    event = _event(NOMINATED, leader, data=MappingProxyType({"mission": number, "team": team}))
+    event = hr.event(NOMINATED, leader, data=MappingProxyType({"mission": number, "team": team}))
     if len(set(pick.targets)) != size or len(pick.targets) != size or not set(pick.targets) <= set(ids):
         # Only reachable when the kernel's step check was bypassed (hand-made boards).
         return [event.cancel(f"a team for mission {mission} is {size} distinct players"), *forfeit]
@@ -221,7 +205,7 @@ def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
         skill = u.skill
         if skill in (APPROVE, REJECT) and pid not in ballots and player(pid) is not None:
             ballots[pid] = skill == APPROVE
-    out = [_event(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
+    out = [hr.event(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
     yes = sum(ballots.values())
     no = len(ballots) - yes
     team = _team(view)
@@ -229,7 +213,7 @@ def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     if not team or yes <= no:
         return out + _rejected(view, yes, no, text)
     data = MappingProxyType({"approvals": str(yes), "rejections": str(no), "team": text})
-    tally = _event(TEAM_APPROVED, data=data)
+    tally = hr.event(TEAM_APPROVED, data=data)
     _, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
     return [*out, tally, hr.set_var(hr.GAME, VAR_REJECTS, ""), hr.set_actors(MISSION, *team), *lead]
 
@@ -250,12 +234,12 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
         if p is not None and _camp(p) == EVIL:
             fails += 1
         else:
-            out.append(_event(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
+            out.append(hr.event(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
     mission = current_mission(view)
     need = fails_needed(len(view.player_ids()), mission)
     failed = fails >= need
     data = {"fails": str(fails), "fails_needed": str(need), "mission": str(mission), "team": ",".join(team)}
-    out.append(_event(MISSION_FAILED if failed else MISSION_SUCCEEDED, data=MappingProxyType(data)))
+    out.append(hr.event(MISSION_FAILED if failed else MISSION_SUCCEEDED, data=MappingProxyType(data)))
     results = _results(view) + ("F" if failed else "S")
     out.append(hr.set_var(hr.GAME, VAR_RESULTS, results))
     if results.count("S") >= WINS_NEEDED:
@@ -288,7 +272,7 @@ def resolve_assassination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> lis
     victim = view.player(target) if target else None
     hit = victim is not None and victim.role == MERLIN
     return [
-        _event(ASSASSINATED, target=target, data=MappingProxyType({"hit": "true" if hit else "false"})),
+        hr.event(ASSASSINATED, target=target, data=MappingProxyType({"hit": "true" if hit else "false"})),
         hr.set_var(hr.GAME, VAR_ASSASSINATION, "hit" if hit else "miss"),
     ]
 

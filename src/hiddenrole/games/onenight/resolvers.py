@@ -9,9 +9,8 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
-from typing import Final
 
 import hiddenrole as hr
 
@@ -48,21 +47,6 @@ from .vocab import (
     learn_center_key,
     learn_player_key,
 )
-
-_tuple_new: Final = tuple.__new__
-_EFFECT: Final = hr.Effect
-_BLANK = hr.Effect("_")
-_NO_DATA: Final = _BLANK.data
-_EVENT_TAIL: Final[tuple[object, ...]] = tuple(_BLANK)[4:]
-"""A rule event's fields after ``data``, at their defaults (read from a blank Effect, so they follow its definition)."""
-
-
-def _event(kind: str, source: str = "", target: str = "", data: Mapping[str, str] = _NO_DATA) -> hr.Effect:
-    """``hr.Effect(kind, source, target, data)``, built from the tuple: the NamedTuple's keyword
-    ``__new__`` is a Python frame even in the compiled build, several times this call's cost."""
-    # A tuple concatenation, not ``(..., *tail)``: compiled, that builds a list first.
-    return _tuple_new(_EFFECT, (kind, source, target, data) + _EVENT_TAIL)  # noqa: RUF005
-
 
 __all__ = [
     "DEFAULT_DRUNK_SLOT",
@@ -183,7 +167,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     slot = use.target
     card = center_card(view, slot)
     return [
-        _event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
+        hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
         _learn(wolf, learn_center_key(slot), card),
     ]
 
@@ -198,7 +182,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             continue
         if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
             card = held_card(view, use.target)
-            out.append(_event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
+            out.append(hr.event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
             out.append(_learn(seer, learn_player_key(use.target), card))
         elif (
             use.skill == SEER_CENTER
@@ -212,7 +196,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
                 card = center_card(view, slot)
                 seen[center_key(slot)] = card
                 learned.append(_learn(seer, learn_center_key(slot), card))
-            out.append(_event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
+            out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
 
@@ -233,7 +217,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
-        out.append(_event(ROBBED, robber, victim, MappingProxyType({"card": got})))
+        out.append(hr.event(ROBBED, robber, victim, MappingProxyType({"card": got})))
         out.append(_learn(robber, LEARN_SELF, got))
         out.append(_learn(robber, learn_player_key(victim), given))
     return out + cards.effects()
@@ -252,7 +236,7 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
         cards.swap(_player(a), _player(b))
-        out.append(_event(MEDDLED, tm, a, MappingProxyType({"with": b})))
+        out.append(hr.event(MEDDLED, tm, a, MappingProxyType({"with": b})))
     return out + cards.effects()
 
 
@@ -271,7 +255,7 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
         slot = use.target if use is not None and chosen else DEFAULT_DRUNK_SLOT
         cards.swap(_player(drunk), _center(slot))
         data = {"center": slot} if chosen else {"center": slot, "default": "1"}
-        out.append(_event(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
+        out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
     return out + cards.effects()
 
 
@@ -280,7 +264,7 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     out: list[hr.Effect] = []
     for pid in dealt(view, INSOMNIAC):
         card = held_card(view, pid)
-        out.append(_event(INSOMNIA, pid, data=MappingProxyType({"card": card})))
+        out.append(hr.event(INSOMNIA, pid, data=MappingProxyType({"card": card})))
         out.append(_learn(pid, LEARN_SELF, card))
     return out
 
@@ -298,7 +282,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         target = view.player(use.target) if len(use.targets) == 1 else None
         if target is not None and target.id != voter and target.alive:
             votes[voter] = target.id
-    out: list[hr.Effect] = [_event(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
+    out: list[hr.Effect] = [hr.event(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
     tally: dict[str, int] = {}
     for t in votes.values():
         tally[t] = tally.get(t, 0) + 1
@@ -306,18 +290,18 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     count = MappingProxyType({"votes": str(top)})
     dead: list[str] = []
     if top <= 1:
-        out.append(_event(NO_ONE_DIES, data=count))
+        out.append(hr.event(NO_ONE_DIES, data=count))
     else:
         dead = sorted(p for p, n in tally.items() if n == top)
         for p in dead:
-            out.append(_event(LYNCHED, target=p, data=count))
+            out.append(hr.event(LYNCHED, target=p, data=count))
             out.append(hr.set_alive(p, False))
     killed = set(dead)
     for p in dead:
         shot = votes.get(p, "")
         if held_card(view, p) == HUNTER and shot and shot not in killed:
             killed.add(shot)
-            out.append(_event(HUNTER_HIT, source=p, target=shot))
+            out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(hr.set_alive(shot, False))
     out.append(hr.set_var(hr.GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT))
     return out

@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 import hiddenrole as hr
 
-from .resolution import Resolve, _event, bind, resolve_day, resolve_speech
+from .resolution import Resolve, bind, resolve_day, resolve_speech
 from .switches import Switches
 from .vocab import (
     BID,
@@ -80,7 +80,7 @@ def next_speaker(bid: dict[str, int], seats: Sequence[str], last: str) -> str:
 
 
 def _to_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches, why: str) -> list[hr.Effect]:
-    closed = _event(FLOOR_CLOSED, data=MappingProxyType({"turns": str(turns_taken(view)), "why": why}))
+    closed = hr.event(FLOOR_CLOSED, data=MappingProxyType({"turns": str(turns_taken(view)), "why": why}))
     return [closed, *resolve_day(uses, view, sw), hr.goto_phase(VOTE)]
 
 
@@ -91,7 +91,7 @@ def resolve_bids(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         return _to_vote(uses, view, sw, QUIET)
     turn = turns_taken(view) + 1
     return [
-        _event(FLOOR, target=speaker, data=MappingProxyType({"turn": str(turn)})),
+        hr.event(FLOOR, target=speaker, data=MappingProxyType({"turn": str(turn)})),
         hr.set_var(hr.ROUND, VAR_FLOOR_TURNS, str(turn)),
         hr.set_var(hr.ROUND, VAR_FLOOR_LAST, speaker),
         hr.set_actors(DAY_FLOOR, speaker),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final
 
 import hiddenrole as hr
 
@@ -52,21 +51,6 @@ from .vocab import (
     VOTE,
     VOTE_TIED,
 )
-
-_tuple_new: Final = tuple.__new__
-_EFFECT: Final = hr.Effect
-_BLANK = hr.Effect("_")
-_NO_DATA: Final = _BLANK.data
-_EVENT_TAIL: Final[tuple[object, ...]] = tuple(_BLANK)[4:]
-"""A rule event's fields after ``data``, at their defaults (read from a blank Effect, so they follow its definition)."""
-
-
-def _event(kind: str, source: str = "", target: str = "", data: Mapping[str, str] = _NO_DATA) -> hr.Effect:
-    """``hr.Effect(kind, source, target, data)``, built from the tuple: the NamedTuple's keyword
-    ``__new__`` is a Python frame even in the compiled build, several times this call's cost."""
-    # A tuple concatenation, not ``(..., *tail)``: compiled, that builds a list first.
-    return _tuple_new(_EFFECT, (kind, source, target, data) + _EVENT_TAIL)  # noqa: RUF005
-
 
 __all__ = [
     "Resolve",
@@ -179,7 +163,7 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     out: list[hr.Effect] = []
     for gid, use in first_uses(uses, PROTECT).items():
         target = use.target
-        ev = _event(PROTECT, gid, target)
+        ev = hr.event(PROTECT, gid, target)
         guard = view.player(gid)
         if not target or guard is None:
             out.append(ev.cancel(NO_TARGET))
@@ -214,9 +198,9 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     leaders = _leaders(tally)
     data = MappingProxyType({"tally": _tally_text(tally)})
     if len(leaders) != 1:
-        return [_event(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
+        return [hr.event(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
     victim = leaders[0]
-    return [_event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
+    return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
@@ -265,11 +249,11 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         witch = view.player(wid)
         held: Mapping[str, str] = witch.vars if witch is not None else {}
         if u.skill == ANTIDOTE:
-            ev = _event(SAVE, wid, target)
+            ev = hr.event(SAVE, wid, target)
             reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
             potion, mark = VAR_ANTIDOTE, VAR_SAVED
         else:
-            ev = _event(POISON, wid, target)
+            ev = hr.event(POISON, wid, target)
             reason = _poison_refusal(wid, target, held, wid in drank, sw)
             potion, mark = VAR_POISON, VAR_POISONED
         if reason:
@@ -290,11 +274,11 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     for sid, use in first_uses(uses, CHECK).items():
         target = view.player(use.target)
         if target is None:
-            out.append(_event(CHECK, sid, use.target).cancel(NO_TARGET))
+            out.append(hr.event(CHECK, sid, use.target).cancel(NO_TARGET))
             continue
         camp = target.vars.get(VAR_CAMP, "")
         data = MappingProxyType({"camp": camp, "good": "false" if camp == EVIL else "true"})
-        out.append(_event(CHECK, sid, target.id, data))
+        out.append(hr.event(CHECK, sid, target.id, data))
     return out
 
 
@@ -329,7 +313,7 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         data = MappingProxyType({"causes": ",".join(f"{pid}:{causes[pid]}" for pid in dead), "dead": text})
     else:
         data = MappingProxyType({"dead": text})
-    out = [_event(DAWN, data=data)]
+    out = [hr.event(DAWN, data=data)]
     for pid in dead:
         out += death(pid, causes[pid], NIGHT_LAST_ACTION)
     return out
@@ -377,9 +361,9 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
         if actor is None:
             continue
         if u.skill == SKIP:
-            out.append(_event(SKIP, actor.id))
+            out.append(hr.event(SKIP, actor.id))
             continue
-        ev = _event(SHOOT, actor.id, u.target)
+        ev = hr.event(SHOOT, actor.id, u.target)
         target = view.player(u.target)
         reason = _shot_refusal(actor, target)
         if reason or target is None:
@@ -410,7 +394,7 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if not speaker:
         return []
     how = DONE if any(u.skill == DONE for u in uses) else CUT
-    return [_event(SPEECH_ENDED, speaker, data=MappingProxyType({"how": how}))]
+    return [hr.event(SPEECH_ENDED, speaker, data=MappingProxyType({"how": how}))]
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -436,7 +420,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     leaders = _leaders(tally)
     text = ",".join(f"{v}>{t}" for v, t in ordered)
     if len(leaders) != 1:
-        return [_event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
+        return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
     data = {
         "ballots": text,
@@ -444,7 +428,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         "voters": ",".join(v for v, t in ordered if t == out),
         "votes": str(tally[out]),
     }
-    return [_event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
+    return [hr.event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {
