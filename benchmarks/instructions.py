@@ -16,7 +16,8 @@ imports (put another tree's ``src`` first on ``PYTHONPATH`` to measure it, or a 
 ``part`` other than ``play`` counts one durable-record step per game instead, as the game
 benchmarks time it (:data:`PARTS`), by subtracting the same games played without it:
 ``roundtrip`` (snapshot -> JSON bytes -> verified restore, after phase 5), ``replay`` (of the
-finished game's log object), ``replay_json`` (the log encoded afresh, decoded and replayed).
+finished game's log object), ``replay_json`` (the log encoded afresh, decoded and replayed),
+in the steady state: both runs first play :data:`WARMUP_GAMES` games with the step done.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ DEFAULT_GAMES = 30
 PARTS = ("play", "roundtrip", "replay", "replay_json")
 ROUNDTRIP_PHASE = 5
 """The phase after which ``roundtrip`` saves and restores (as ``random_policy.play`` does)."""
+WARMUP_GAMES = 2
+"""Games played, and their ``part`` done, before the counted ones in both runs of a ``part`` count:
+the first save, restore or replay in a process compiles the record readers and writers (about
+22 M instructions, once), which the timed benchmarks amortise over hundreds of games; counting
+it would add 22/``games`` M to every game's figure."""
+WARMUP_SEED = 10_000
+"""The warm-up games' first seed (none of the counted games')."""
 _REFS = re.compile(r"refs:\s*([\d,]+)")
 
 
@@ -67,12 +75,13 @@ def play(kind: str, games: int, part: str = "play", extra: bool = True) -> None:
     new_game, chooser = _games(kind)
     gc.disable()
     tally = random_policy.Tally()
-    for seed in range(games):
+    warm = range(WARMUP_SEED, WARMUP_SEED + WARMUP_GAMES) if part != "play" and games else range(0)
+    for seed in [*warm, *range(games)]:
         rules, engine = new_game(seed)
         engine.start()
         phases = ROUNDTRIP_PHASE if part == "roundtrip" else 200
         random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, measure=False, max_phases=phases)
-        if not extra or part == "play":
+        if part == "play" or (not extra and seed not in warm):
             continue
         if part == "roundtrip":
             hr.Engine.restore(rules, engine.snapshot().to_json())

@@ -193,7 +193,13 @@ def _read_actors(v: dict[str, Any], r: _Reader, where: str) -> dict[str, tuple[s
     return out
 
 
+def _not_an_object() -> bool:
+    raise TypeError("expected an object")
+
+
 def _read_held(v: list[Any], r: _Reader, where: str) -> tuple[PhaseAction, ...]:
+    if not v:
+        return ()  # the usual case: no enum walk
     held: list[PhaseAction] = []
     for i, x in enumerate(v):
         if type(x) is not str:
@@ -565,7 +571,12 @@ class _SparseRecord:
         """
         if _NATIVE:
             return tuple([self._read_one(item, r, where, n) for n, item in enumerate(v)])
-        by_order, compile_for, out = self._by_order, self._reader_for, []
+        by_order = self._by_order
+        try:  # every item of a key order met before, and taken: one pass, no per-item branches
+            return tuple([by_order[tuple(item)](item) for item in v if type(item) is dict or _not_an_object()])
+        except (GameError, KeyError, TypeError):
+            pass  # an order met for the first time, or a refused item: item by item, as below
+        compile_for, out = self._reader_for, []
         for n, item in enumerate(v):
             if type(item) is dict:
                 order = tuple(item)
@@ -588,7 +599,7 @@ class _SparseRecord:
         names an unknown field, lacks the non-empty one, or too many orders were met already
         (:data:`_KEY_ORDERS`: hostile input cannot grow the table without end).
 
-        The reader returns ``None`` (or raises a GameError) for an item it refuses; it never
+        The reader raises a GameError (or returns ``None``) for an item it refuses; it never
         returns a value :meth:`_read_one` would refuse."""
         by_key = self._by_key
         if len(self._by_order) >= _KEY_ORDERS:
@@ -608,8 +619,7 @@ class _SparseRecord:
             body.append(f"x{i} = v[{k!r}]")
             checks.append(f"type(x{i}) is not t{i}")
             values.append(f"x{i}")
-        body.append(f"if {' or '.join(checks)}: return None")
-        body.append(f"if not x{self._nonempty}: return None")
+        body.append(f"if {' or '.join(checks)} or not x{self._nonempty}: r.fail('', 'refused')")
         for i, (k, kind) in enumerate(self._fields):
             if k in order and kind.read is not None:
                 env[f"r{i}"] = kind.read

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .effects import Effect, SkillUse, checked_effect, frozen_map
+from .effects import EMPTY_MAP, Effect, SkillUse, checked_effect, frozen_map
 from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
 from .persistence import LOG_VERSION, SNAPSHOT_VERSION, GameLog, Snapshot, coerce_log, coerce_snapshot
 from .rules import Rules
@@ -33,6 +33,9 @@ from .vocab import (
 )
 
 __all__ = ["AllOrNothing", "Restoring", "open_log", "open_snapshot"]
+
+_new = tuple.__new__
+"""Builds a record without its NamedTuple ``__new__`` (a Python frame that parses keywords)."""
 
 
 class AllOrNothing:
@@ -172,6 +175,7 @@ class Restoring(Transitions):
         started = False
         apply = s.apply
         tables = self._tables
+        plans = self._plans
         move = self._move
         checked: list[Effect] = []
         for n, e in enumerate(effects):
@@ -183,9 +187,22 @@ class Restoring(Transitions):
                 checked.append(e)
             t = e.type
             if t == PHASE_CHANGED:
-                if not started or s.phase == END or e.phase not in tables:
-                    raise InvalidLog(f"log entry {n} ({t}): phase change to {e.phase!r} is impossible here")
-                move(e.phase, bool(e.data) and keeps_actors(e))
+                to = e.phase
+                if not started or s.phase == END or to not in tables:
+                    raise InvalidLog(f"log entry {n} ({t}): phase change to {to!r} is impossible here")
+                plan = plans.get((s.phase, to))
+                if plan is None or s.detours or s.held or plan[2] or s.turns or s.delayed:
+                    move(to, bool(e.data) and keeps_actors(e))
+                    continue
+                # Transitions._move, inlined for the common case (no detour owed, nothing held, no
+                # turn order before or after, the pair's plan made): what it does then, no more.
+                if not (e.data and keeps_actors(e)):
+                    s.actors.pop(s.phase, None)
+                actions = plan[0]
+                if actions:
+                    self._run_actions(actions)
+                s.phase = to
+                s.ancestry = plan[1]
             elif t in WRITES:  # a rule event changes nothing: no call
                 if t == DETOUR and not e.canceled:
                     fault = self._detour_fault(e)
@@ -201,7 +218,7 @@ class Restoring(Transitions):
                     raise InvalidLog(f"log entry {n} ({t}): bad or duplicate player id {e.target!r}")
                 if not e.role or e.role == SYSTEM:
                     raise InvalidLog(f"log entry {n} ({t}): bad role {e.role!r}")
-                s.seat(PlayerInfo(e.target, e.role, True, e.vars))
+                s.seat(_new(PlayerInfo, (e.target, e.role, True, e.vars, EMPTY_MAP)))
             elif t == GAME_STARTED:
                 if started or e.phase not in self._tables:
                     raise InvalidLog(f"log entry {n} ({t}): duplicate start or unknown phase {e.phase!r}")
