@@ -175,7 +175,6 @@ class Restoring(Transitions):
         started = False
         apply = s.apply
         tables = self._tables
-        plans = self._plans
         move = self._move
         checked: list[Effect] = []
         for n, e in enumerate(effects):
@@ -190,19 +189,7 @@ class Restoring(Transitions):
                 to = e.phase
                 if not started or s.phase == END or to not in tables:
                     raise InvalidLog(f"log entry {n} ({t}): phase change to {to!r} is impossible here")
-                plan = plans.get((s.phase, to))
-                if plan is None or s.detours or s.held or plan[2] or s.turns or s.delayed:
-                    move(to, bool(e.data) and keeps_actors(e))
-                    continue
-                # Transitions._move, inlined for the common case (no detour owed, nothing held, no
-                # turn order before or after, the pair's plan made): what it does then, no more.
-                if not (e.data and keeps_actors(e)):
-                    s.actors.pop(s.phase, None)
-                actions = plan[0]
-                if actions:
-                    self._run_actions(actions)
-                s.phase = to
-                s.ancestry = plan[1]
+                move(to, bool(e.data) and keeps_actors(e))
             elif t in WRITES:  # a rule event changes nothing: no call
                 if t == DETOUR and not e.canceled:
                     fault = self._detour_fault(e)

@@ -66,9 +66,22 @@ class Transitions(Boundary):
 
     def _move(self, to: PhaseType, keep_actors: bool) -> None:
         """Leave the phase, then enter ``to``: a ``PHASE_CHANGED`` log entry replayed (live
-        play decides the next phase in between, so it calls the two steps itself)."""
-        self._leave_phase(keep_actors)
-        self._transition(to)
+        play decides the next phase in between, so it calls the two steps itself).
+
+        The common case (the pair's plan made, no detour owed, nothing held, no turn order
+        before or after) is done here without the two calls: replay makes one per phase."""
+        s = self._state
+        plan = self._plans.get((s.phase, to))
+        if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
+            self._leave_phase(keep_actors)
+            self._transition(to)
+            return
+        if not keep_actors:
+            s.actors.pop(s.phase, None)
+        if plan[0]:
+            self._run_actions(plan[0])
+        s.phase = to
+        s.ancestry = plan[1]
 
     def _transition(self, to: PhaseType) -> None:
         """Statechart external transition: exits innermost-first, entries outermost-first.
