@@ -219,3 +219,29 @@ def test_a_write_handed_straight_to_the_committer_answers_as_append_move_would(s
     with pytest.raises(InvalidRecord):  # bad input is refused before it is queued
         submit("t1", 2, {"x": "y" * (MAX_MOVE_BYTES + 1)})
     assert [m.seq for m in store.load_table("t1").moves] == [1]
+
+
+def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(store: Store, backend: str) -> None:
+    """A write whose future was cancelled (its caller timed out) is still answered safely: later writes
+    commit (the one committer, storage/committer.py, serves both backends)."""
+    committer = store._committer  # type: ignore[attr-defined]
+    if backend.endswith("-single"):
+        assert committer is None
+        return
+    new_table(store)
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(tx: object) -> None:
+        inside.set()
+        release.wait(10)
+
+    try:
+        gave_up = committer.submit(slow, "t1")
+        assert inside.wait(10)
+        assert gave_up.cancel()  # the caller stops waiting while the committer runs its write
+        release.set()
+        later = store.append_move_future("t1", 1, move(1), seat=None, client_move_id=None)  # type: ignore[attr-defined]
+        assert later is not None
+        assert later.result(timeout=10).seq == 1
+    finally:
+        release.set()

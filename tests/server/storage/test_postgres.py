@@ -190,27 +190,6 @@ def test_two_batches_taking_the_same_rows_in_opposite_orders_do_not_deadlock(url
         b.close()
 
 
-def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(store: PostgresStore) -> None:
-    new_table(store)
-    inside, release = threading.Event(), threading.Event()
-
-    def slow(tx: object) -> None:
-        inside.set()
-        release.wait(10)
-
-    try:
-        assert store._committer is not None
-        gave_up = store._committer.submit(slow, "t1")
-        assert inside.wait(10)
-        assert gave_up.cancel()
-        release.set()
-        later = store.append_move_future("t1", 1, move(1), seat=None, client_move_id=None)
-        assert later is not None
-        assert later.result(timeout=10).seq == 1
-    finally:
-        release.set()
-
-
 def test_writes_queued_before_close_are_committed_and_later_ones_refused(url: str) -> None:
     store = PostgresStore(url)
     new_table(store)

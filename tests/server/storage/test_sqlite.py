@@ -131,27 +131,3 @@ def test_a_batch_with_failing_writes_commits_the_others_and_undoes_the_failing_o
         assert store.table_info("t3").status == "open" and store.table_info("t1").status == "playing"
     finally:
         store.close()
-
-
-def test_a_caller_that_gave_up_on_its_write_does_not_stop_the_committer(tmp_path: Path) -> None:
-    """A write whose future was cancelled (its caller timed out) is still answered safely: later writes commit."""
-    store = SQLiteStore(tmp_path / "t.db")
-    new_table(store)
-    inside, release = threading.Event(), threading.Event()
-
-    def slow(tx: object) -> None:
-        inside.set()
-        release.wait(10)
-
-    try:
-        assert store._committer is not None
-        gave_up = store._committer.submit(slow, "t1")
-        assert inside.wait(10)
-        assert gave_up.cancel()  # the caller stops waiting while the committer runs its write
-        release.set()
-        later = store.append_move_future("t1", 1, move(1), seat=None, client_move_id=None)
-        assert later is not None
-        assert later.result(timeout=10).seq == 1
-    finally:
-        release.set()
-        store.close()
