@@ -32,6 +32,8 @@ Chooser = Callable[[hr.Engine, str, str, Sequence[str], random.Random], Sequence
 
 @dataclass
 class Tally:
+    """What a run (or one slice of it) played and timed."""
+
     games: int = 0
     phases: int = 0
     submits: int = 0
@@ -42,6 +44,33 @@ class Tally:
     replay_ns: list[int] = field(default_factory=list)
     replay_json_ns: list[int] = field(default_factory=list)
     winners: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: Tally) -> None:
+        """Fold a slice's tally into the run's."""
+        self.games += other.games
+        self.phases += other.phases
+        self.submits += other.submits
+        self.refused += other.refused
+        self.play_ns += other.play_ns
+        self.view_ns += other.view_ns
+        self.snapshot_ns += other.snapshot_ns
+        self.replay_ns += other.replay_ns
+        self.replay_json_ns += other.replay_json_ns
+        for k, v in other.winners.items():
+            self.winners[k] = self.winners.get(k, 0) + v
+
+    def measures(self) -> dict[str, float]:
+        """The benchmark's figures from this tally (rates per second of play, median times in us)."""
+        play_s = max(self.play_ns, 1) / 1e9
+        return {
+            "games_per_s": self.games / play_s,
+            "phases_per_s": self.phases / play_s,
+            "submits_per_s": self.submits / play_s,
+            "playerview_us": _median_us(self.view_ns),
+            "snapshot_roundtrip_us": _median_us(self.snapshot_ns),
+            "replay_us": _median_us(self.replay_ns),
+            "replay_json_us": _median_us(self.replay_json_ns),
+        }
 
 
 def play(
@@ -203,15 +232,7 @@ def report(
     )
     total = sum(tally.winners.values())
     print("  winners: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(tally.winners.items())))
-    ours = {
-        "games_per_s": tally.games / play_s,
-        "phases_per_s": tally.phases / play_s,
-        "submits_per_s": tally.submits / play_s,
-        "playerview_us": _median_us(tally.view_ns),
-        "snapshot_roundtrip_us": _median_us(tally.snapshot_ns),
-        "replay_us": _median_us(tally.replay_ns),
-        "replay_json_us": _median_us(tally.replay_json_ns),
-    }
+    ours = tally.measures()
     print(cal.describe())
     go = go or {}
     for key, value in ours.items():
@@ -236,23 +257,30 @@ def run(
     """Play seeded games (seed 0, 1, …) for about ``seconds`` and report, calibrated in the same run.
 
     ``go`` maps our measure (``games_per_s``, ``playerview_us``...) to the name of its
-    Go figure in :data:`calibration.GO_RECORDED`. The reference runs before and after
-    the games (``seconds`` under 1: a quick smoke run, one short reference run).
+    Go figure in :data:`calibration.GO_RECORDED`. The games are played in
+    :data:`calibration.PAIRED_ROUNDS` slices, each next to a slice of the reference
+    (:func:`calibration.paired`; ``seconds`` under 1: a quick smoke run, one round).
     """
-    quick = seconds < 1
-    cal = calibration.measure(quick=quick, runs=2)
+    rounds = 1 if seconds < 1 else calibration.PAIRED_ROUNDS
     tally = Tally()
-    start = time.perf_counter()
     seed = 0
-    while time.perf_counter() - start < seconds or tally.games == 0:
-        t0 = time.perf_counter_ns()
-        rules, engine = new_game(seed)
-        engine.start()
-        tally.play_ns += time.perf_counter_ns() - t0  # building the table counts as play, as in Go
-        play(engine, rules, random.Random(seed), tally, chooser=chooser, max_phases=max_phases)
-        seed += 1
+
+    def work(share: float) -> dict[str, float]:
+        nonlocal seed
+        part = Tally()
+        start = time.perf_counter()
+        while time.perf_counter() - start < share or part.games == 0:
+            t0 = time.perf_counter_ns()
+            rules, engine = new_game(seed)
+            engine.start()
+            part.play_ns += time.perf_counter_ns() - t0  # building the table counts as play, as in Go
+            play(engine, rules, random.Random(seed), part, chooser=chooser, max_phases=max_phases)
+            seed += 1
+        tally.add(part)
+        return part.measures()
+
+    start = time.perf_counter()
+    cal = calibration.paired(work, seconds, rounds)
     wall = time.perf_counter() - start
-    if not quick:
-        cal = calibration.measure(runs=1, before=cal)
     report(kind, tally, wall, cal, go)
     return tally

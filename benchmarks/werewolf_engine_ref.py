@@ -11,13 +11,16 @@ a random other living player); no observation is rendered.
 
 Installed by the ``bench`` extra (``pip install -e '.[bench]'``). Usage:
 ``python benchmarks/werewolf_engine_ref.py [--games N] [--seed S]``. The last line is
-``games_per_s=<x> actions_per_s=<y>``.
+``games_per_s=<x> actions_per_s=<y>``. With ``--serve`` it stays up and plays on request
+(:func:`serve`): ``calibration.ReferenceWorker`` interleaves short slices of it with the
+benchmark's own.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -80,11 +83,39 @@ def run(games: int, seed: int = 1, players: int = PLAYERS) -> tuple[float, float
     return games / seconds, decisions / seconds
 
 
+def serve(seed: int = 1, players: int = PLAYERS) -> None:
+    """Answer slices: each stdin line is a duration in seconds; play whole games for at least that
+    long (the seeded sequence goes on from slice to slice) and answer ``<games> <seconds>``.
+
+    One process for every slice, so no slice pays the import, and a slice can sit right next to
+    the benchmark's own work in time: on a machine whose speed drifts, only neighbours compare.
+    """
+    random.seed(seed)
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    for line in sys.stdin:
+        wanted = float(line)
+        games = 0
+        start = clock()
+        while True:
+            play_one(rng, players)
+            games += 1
+            took = clock() - start
+            if took >= wanted:
+                break
+        sys.stdout.write(f"{games} {took:.9f}\n")
+        sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--serve", action="store_true", help="play slices on request (see serve)")
     args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.seed)
+        return 0
     games_per_s, decisions_per_s = run(args.games, args.seed)
     print(f"package=werewolf-engine players={PLAYERS} games={args.games}")
     print(f"games_per_s={games_per_s:.2f} actions_per_s={decisions_per_s:.1f}")

@@ -48,6 +48,44 @@ def test_calibration_scales_rates_up_and_times_down_with_the_reference() -> None
     assert keys == {"ref_games_per_s": calibration.REFERENCE_RECORDED / 2, "games_per_s_vs_go": pytest.approx(2.0)}
 
 
+def test_a_paired_ratio_is_the_median_of_the_rounds_own_ratios() -> None:
+    """Each round is judged against the reference slice next to it, not against the run's median."""
+    r = calibration.REFERENCE_RECORDED
+    # Three rounds: the machine at half, full and double the recorded speed, ours keeping pace
+    # in the first two and falling behind in the third.
+    cal = calibration.Calibration(
+        r,
+        (r / 2, r, 2 * r),
+        ({"games_per_s": 713.0 / 2}, {"games_per_s": 713.0}, {"games_per_s": 713.0}),
+    )
+    assert cal.round_ratios("werewolf_12p_games_per_s", "games_per_s") == pytest.approx([1.0, 1.0, 0.5])
+    assert cal.ratio("werewolf_12p_games_per_s", 1.0, "games_per_s") == pytest.approx(1.0)
+    # Without a key (or a measure the rounds lack) it is the plain ratio of the figure given.
+    assert cal.ratio("werewolf_12p_games_per_s", 713.0 / 2) == pytest.approx(0.5)
+    assert cal.round_ratios("replay_us", "replay_us") == []
+    line = cal.line("werewolf_12p_games_per_s", 600.0, "games_per_s")
+    assert "ours/Go x1.00 (rounds x0.50-x1.00)" in line
+    assert cal.keys({"games_per_s": 1.0}, {"games_per_s": "werewolf_12p_games_per_s"})["games_per_s_vs_go"] == (
+        pytest.approx(1.0)
+    )
+
+
+def test_paired_runs_the_work_in_its_rounds_beside_the_reference() -> None:
+    shares: list[float] = []
+
+    def work(share: float) -> dict[str, float]:
+        shares.append(share)
+        return {"games_per_s": 100.0}
+
+    cal = calibration.paired(work, 0.3, rounds=3)
+    assert shares == pytest.approx([0.1, 0.1, 0.1])
+    if calibration.reference_installed():
+        assert len(cal.runs) == len(cal.rounds) == 3 and all(x > 0 for x in cal.runs)
+        assert cal.reference_games_per_s == sorted(cal.runs)[1]
+    else:
+        assert cal.reference_games_per_s is None and cal.rounds == ()
+
+
 def test_without_the_reference_no_ratio_is_given() -> None:
     none = calibration.Calibration(None)
     assert none.ratio("replay_us", 100.0) is None
