@@ -124,3 +124,16 @@ def test_policy_draws_are_the_draws_random_makes() -> None:
             assert population[random_policy._below(ours.getrandbits, n)] == theirs.choice(population)
     with pytest.raises(ValueError):
         random_policy.sample(random.Random(0).getrandbits, ["a"] * (random_policy.SAMPLE_POOL_MAX + 1), 1)
+
+
+def test_goals_table_marks_a_goal_met_only_at_or_above_its_target() -> None:
+    import goals
+
+    results = {
+        "pure": {"werewolf": {"games_per_s_vs_go": 0.84, "replay_us_vs_go": 1.0}},
+        "compiled": {"werewolf": {"games_per_s_vs_go": 0.85}},
+    }
+    rows = {line.split(" | ")[0].strip("| "): line for line in goals.table(results).splitlines()}
+    assert rows["random 12p werewolf game"].endswith("| x0.84 | x0.85 (met) |")
+    assert rows["replay from the log object"].endswith("| x1.00 (met) | - |")
+    assert rows["random 7p Avalon game"].endswith("| - | - |")
