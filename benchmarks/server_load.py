@@ -65,9 +65,10 @@ from typing import Any
 
 import httpx
 import msgspec
-from websockets.asyncio.client import connect
+import websockets.asyncio.client
 from websockets.exceptions import ConnectionClosed
 
+import wsclient
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
@@ -202,10 +203,22 @@ VIEWS = {"board": True}
 """What the clients ask to be pushed (``--views``: the full view with every update)."""
 
 
+CLIENT = ["wsclient"]
+"""``--client``: the seats' WebSocket client, ``wsclient`` (this directory's minimal client, the
+default: the clients share the 2 cores with the server they measure, and ``websockets`` was about
+half of their CPU) or ``websockets`` (the library, for comparison)."""
+CLIENTS = ("wsclient", "websockets")
+CLOSED = (ConnectionClosed, wsclient.Closed)
+"""What either client raises once its connection is closed."""
+
+
 async def open_seat(ws_url: str, table: str, token: str) -> tuple[Any, dict[str, Any]]:
     """Connect and say hello (before the clock starts); the connection and its welcome."""
-    # (proxy=None: no proxy look-up in the environment per connection, ~0.5 ms of client CPU each)
-    ws = await connect(ws_url, max_size=2**24, open_timeout=120, proxy=None)
+    if CLIENT[0] == "wsclient":
+        ws: Any = await wsclient.connect(ws_url, max_size=2**24, open_timeout=120)
+    else:
+        # (proxy=None: no proxy look-up in the environment per connection, ~0.5 ms of client CPU each)
+        ws = await websockets.asyncio.client.connect(ws_url, max_size=2**24, open_timeout=120, proxy=None)
     await ws.send(json.dumps({"type": "hello", "table": table, "token": token, **VIEWS}))
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 120))
 
@@ -255,7 +268,7 @@ async def seat(
                                 think = None
                                 PACE.thinking -= 1
                                 m = {"type": "update", "version": version, "retry": True, "go": True}
-                    except ConnectionClosed:
+                    except CLOSED:
                         stats.dropped += 1
                         return False
                 kind = m["type"]
@@ -320,7 +333,7 @@ async def seat(
                         say = {"type": "move", "id": f"m{n}", "kind": "say", "text": f"line {line} from {v['seat']}"}
                         try:
                             await ws.send(json.dumps(say))
-                        except ConnectionClosed:
+                        except CLOSED:
                             stats.dropped += 1
                             return False
                     continue
@@ -334,7 +347,7 @@ async def seat(
                     against = {} if options[0]["kind"] == "say" else {"against": m["version"]}
                     try:
                         await ws.send(json.dumps({"type": "move", "id": mid, **against, **options[0]}))
-                    except ConnectionClosed:
+                    except CLOSED:
                         stats.dropped += 1
                         return False
     except TimeoutError:
@@ -414,12 +427,14 @@ def clients(
     margin: float = TALK_MARGIN,
     rate: float = 0.0,
     jitter: float = 0.0,
+    client: str = CLIENTS[0],
 ) -> None:
     """One client process: open its tables' seats, say ready, wait for go, play, send the stats back.
 
     ``rate``: this process's share of the offered moves/s (``Pace``; 0: no think time).
     """
     PACE.share = rate
+    CLIENT[0] = client
     WORK["jitter"] = jitter
     PACE.seats = len(tables) * SEATS
     WORK["talk"] = talk
@@ -495,7 +510,7 @@ def run(
             part = rate * len(share) / tables
             proc = ctx.Process(
                 target=clients,
-                args=(theirs, ends, share, phase, seconds, views, burst, talk, margin, part, jitter),
+                args=(theirs, ends, share, phase, seconds, views, burst, talk, margin, part, jitter, CLIENT[0]),
                 daemon=True,
             )
             proc.start()
@@ -540,6 +555,7 @@ def run(
         "store": label,
         "processes": len(dbs),
         "client_processes": len(parts),
+        "client": CLIENT[0],
         "tables": tables,
         "seats": SEATS,
         "pushed": "views" if views else "board",
@@ -675,6 +691,7 @@ def main() -> int:
         default=0.0,
         help="scale each table's deadlines by 1 +/- this (seeded per table) so tables drift out of step (0: in step)",
     )
+    ap.add_argument("--client", choices=CLIENTS, default=CLIENTS[0], help="the seats' WebSocket client (see CLIENT)")
     ap.add_argument("--rates", help="a sweep: comma-separated rates, one run (or --repeat) per rate and store")
     ap.add_argument(
         "--ref",
@@ -682,6 +699,7 @@ def main() -> int:
         help="a source tree (git archive of another commit's src/) whose server runs before each run (reference)",
     )
     args = ap.parse_args()
+    CLIENT[0] = args.client
     if args.ref:
         REF.append(os.path.abspath(args.ref))
     if args.quick:
