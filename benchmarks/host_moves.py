@@ -9,12 +9,14 @@ built, compared with the one last sent, and the update encoded, as for the load
 benchmark's clients). Seats act by random legal moves
 (:func:`hiddenrole.server.bots.choices` on the board they were last pushed), each
 once per phase visit; when nobody has a move left the host ends the phase, as a
-deadline does. Each move is timed from ``play`` to the last encoded update.
+deadline does. Before a phase's acts, each living seat that may speak says
+``--talk`` lines (3; the server load's table talk, which is most of its moves).
+Each move is timed from ``play`` to the last encoded update.
 
-It prints microseconds per ``end-phase`` move and per act (median over the games),
-and a machine-readable line::
+It prints microseconds per ``end-phase`` move, per act and per say (median over
+the games), and a machine-readable line::
 
-    kind=host_moves end_phase_us=... act_us=... end_phases=... acts=...
+    kind=host_moves end_phase_us=... act_us=... say_us=... end_phases=... acts=... says=...
 
 Compare two trees in one run by running it twice with ``PYTHONPATH`` set to each
 tree's ``src`` (the machine is shared: read ratios, not absolute numbers).
@@ -38,6 +40,8 @@ from hiddenrole.server.hostapi import Game, Notice, Reader
 from hiddenrole.server.rooms import Room
 
 SEATS = 9
+TALK = 3
+"""Default lines each living seat says per phase where it may speak (``--talk``)."""
 
 
 class BoardConn:
@@ -75,7 +79,7 @@ class FanOut:
                 Room._push_notice(self, reader, n, state)  # type: ignore[arg-type]  # the room's own code
 
 
-def play_game(seed: int, times: dict[str, list[float]]) -> None:
+def play_game(seed: int, times: dict[str, list[float]], talk: int = TALK) -> None:
     """One table to the end; appends each timed move's microseconds under its kind."""
     rng = random.Random(seed)
     game = Game.open("werewolf", SEATS, None, seed, table_id=f"bench-{seed}")
@@ -85,6 +89,16 @@ def play_game(seed: int, times: dict[str, list[float]]) -> None:
     for _ in range(2000):
         if game.over:
             return
+        for line in range(talk):
+            for seat in game.seats:
+                board = fan.conns[seat][0].board_sent
+                assert board is not None
+                if board["over"] or "say" not in board["moves"] or not board["me"]["alive"]:
+                    continue
+                t0 = clock()
+                notices = game.play(Move("say", seat, text=f"line {line} from {seat}"))
+                fan.send(notices)
+                times["say"].append((clock() - t0) / 1000)
         done: set[str] = set()
         while True:
             order = [s for s in game.seats if s not in done]
@@ -122,29 +136,36 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--talk", type=int, default=TALK, help="lines each living seat says per phase where it may speak")
     ap.add_argument("--profile", action="store_true", help="cProfile the run and print the top functions")
     args = ap.parse_args(argv)
-    play_game(0, {"act": [], "end-phase": []})  # warm up
-    times: dict[str, list[float]] = {"act": [], "end-phase": []}
+    play_game(0, {"act": [], "end-phase": [], "say": []}, args.talk)  # warm up
+    times: dict[str, list[float]] = {"act": [], "end-phase": [], "say": []}
     prof = cProfile.Profile() if args.profile else None
     if prof is not None:
         prof.enable()
     for g in range(args.games):
-        play_game(args.seed + g, times)
+        play_game(args.seed + g, times, args.talk)
     if prof is not None:
         prof.disable()
         pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(40)
         pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(25)
-    ep, act = times["end-phase"], times["act"]
+    ep, act, say = times["end-phase"], times["act"], times["say"] or [0.0]
     print(f"{args.games} werewolf tables x {SEATS} seats + spectator, board clients")
     print(f"end-phase: {len(ep):6d} moves  median {statistics.median(ep):8.1f} us  mean {statistics.fmean(ep):8.1f} us")
     print(
         f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us"
     )
     print(
+        f"say:       {len(times['say']):6d} moves  median {statistics.median(say):8.1f} us"
+        f"  mean {statistics.fmean(say):8.1f} us"
+    )
+    print(
         f"kind=host_moves end_phase_us={statistics.median(ep):.1f} act_us={statistics.median(act):.1f}"
+        f" say_us={statistics.median(say):.1f}"
         f" end_phase_mean_us={statistics.fmean(ep):.1f} act_mean_us={statistics.fmean(act):.1f}"
-        f" end_phases={len(ep)} acts={len(act)}"
+        f" say_mean_us={statistics.fmean(say):.1f}"
+        f" end_phases={len(ep)} acts={len(act)} says={len(times['say'])}"
     )
     return 0
 

@@ -51,21 +51,22 @@ class Reader:
     ) -> tuple[int, list[SeenEvent], list[ChatLine]] | None:
         """File a new core (``None``: unchanged) and new lines; the new version and lines, or ``None``.
 
-        ``events`` and ``chat`` come numbered 0; they are stamped with the new version here.
+        ``events`` and ``chat`` come numbered 0 (or already with the new version); they are
+        stamped with the new version here.
         """
-        changed = bool(events or chat) or (core is not None and core != self.core)
-        if not changed:
+        if not (events or chat) and (core is None or core == self.core):
             return None
-        self.version += 1
+        self.version = at = self.version + 1
         if core is not None:
             self.core = core
-        at = self.version
-        new_events = [e if e.at == at else _restamp(e, at) for e in events]
-        new_chat = [c if c.at == at else ChatLine(at, c.sender, c.text, c.phase, c.round) for c in chat]
-        self.events.extend(new_events)
-        self.chat.extend(new_chat)
+        if events:
+            events = [e if e.at == at else _restamp(e, at) for e in events]
+            self.events.extend(events)
+        if chat:
+            chat = [c if c.at == at else ChatLine(at, c.sender, c.text, c.phase, c.round) for c in chat]
+            self.chat.extend(chat)
         self.cached = None
-        return at, new_events, new_chat
+        return at, events, chat
 
     def view(self, table: str, game: str, options: Mapping[str, Any]) -> TableView:
         """The assembled view (cached until the next change)."""

@@ -152,11 +152,23 @@ class _Run:
     broken: bool = False
     shared: _Shared | None = None
     basis: dict[str | None, _Basis] = field(default_factory=dict)
+    told: tuple[hr.Message, tuple[str, ...]] | None = None
+    """The last line the kernel delivered and its receivers (the speech rule asked once, by ``send_message``)."""
+
+    def listen(self, engine: hr.Engine) -> None:
+        """Take ``engine`` as the run's kernel and hear its events and lines."""
+        self.engine = engine
+        engine.on_event(self.hear)
+        engine.on_message(self.tell)
 
     def hear(self, event: hr.Event) -> None:
         """Kernel event handler: keep the event with its audience as of right after its batch."""
         audience = self.engine.audience_of(event)
         self.inbox.append((event, None if audience is None else frozenset(audience)))
+
+    def tell(self, message: hr.Message, receivers: tuple[str, ...]) -> None:
+        """Kernel message handler: who heard the line just sent (so the host need not ask again)."""
+        self.told = (message, receivers)
 
     def end_phase(self) -> None:
         """End the kernel's phase: pending choices are resolved, chat counts start again."""
@@ -180,6 +192,9 @@ class _Shared:
     players: tuple[SeatPlayer, ...] = ()
     """Every seat as a spectator sees it (public roles only), in table order: the spectator's row,
     and the row each seat's is patched from (only the entries of roles it knows differ)."""
+    speaks: dict[str, bool] = field(default_factory=dict)
+    """Whether a seat's line would reach anyone on this board (the speech rule reads only the
+    board), filled as the seats' moves are worked out."""
 
 
 _Basis = tuple["_Shared", tuple[hr.SkillUse, ...], tuple[bool, bool], "Outcome | None"]
@@ -552,9 +567,7 @@ class Table:
 
     def _restore(self, run: _Run, snap: hr.Snapshot) -> None:
         """Put the kernel back to ``snap`` (taken by this very table, so it is not re-verified)."""
-        engine = hr.Engine.restore(run.engine.rules, snap, verify=False)
-        engine.on_event(run.hear)
-        run.engine = engine
+        run.listen(hr.Engine.restore(run.engine.rules, snap, verify=False))
 
     # ------------------------------------------------------------------ the cache
 
@@ -600,8 +613,9 @@ class Table:
         roles = _check_deal(d, deal, self.seats)
         readers: dict[str | None, Reader] = {s: Reader(s) for s in self.seats}
         readers[None] = Reader(None)
-        run = _Run(hr.Engine(deal.rules), rng, readers)
-        run.engine.on_event(run.hear)
+        engine = hr.Engine(deal.rules)
+        run = _Run(engine, rng, readers)
+        run.listen(engine)
         try:
             for seat in self.seats:
                 run.engine.add_player(seat, roles[seat])
@@ -730,9 +744,12 @@ class Table:
         if move.kind == ACT:
             engine.submit(seat, move.skill, move.targets)
         elif move.kind == SAY:
-            receivers = frozenset(engine.message_receivers(seat))
-            living = frozenset(engine.alive_player_ids())
+            run.told = None
             message = engine.send_message(seat, move.text)
+            told = run.told
+            heard = told[1] if told is not None and told[0] is message else engine.message_receivers(seat)
+            receivers = frozenset(heard)
+            living = frozenset(engine.alive_player_ids())
             run.chat.append(_Said(seq, message, receivers, bool(living) and living <= receivers))
             run.said[seat] = run.said.get(seat, 0) + 1
         elif move.kind == END_TURN:
@@ -842,38 +859,47 @@ class Table:
         """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices.
 
         ``touched`` is given only for moves that leave the board as it was (a line said,
-        a pending choice made or taken back). Every reader looked at is rebuilt only when an
+        a pending choice made or taken back), so the last move's shared part is kept without
+        even copying the board to compare it. Every reader looked at is rebuilt only when an
         input of its core changed (the board, the pending choices, its own chat and undo
         allowance, the outcome): a line said rebuilds nobody's core but maybe the speaker's.
         """
         seq = 0 if m is None else m.seq
+        history = run.events
         fresh = (
-            [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
+            [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(history))][::-1]
+            if history and history[-1].seq == seq
+            else []
         )
         said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
-        shared = self._current_shared(run)
+        last_shared = run.shared
+        shared = last_shared if touched is not None and last_shared is not None else self._current_shared(run)
         run.shared = shared
         pending = run.engine.pending_uses()
-        seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
         basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
-        # Who sees which fresh event, worked out once per event rather than once per reader and event.
-        public = [e for h, e in zip(fresh, seen, strict=True) if h.event.type in _ALWAYS_PUBLIC]
+        seen: list[SeenEvent] = []
+        public: list[SeenEvent] = []
         heard: dict[str | None, list[SeenEvent]] = {}
-        for h, e in zip(fresh, seen, strict=True):
-            if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
-                continue
-            for seat in h.audience:
-                if seat in every:
-                    heard.setdefault(seat, []).append(e)
-            if every <= h.audience:
-                heard.setdefault(None, []).append(e)
+        if fresh:
+            seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
+            # Who sees which fresh event, worked out once per event rather than once per reader and event.
+            public = [e for h, e in zip(fresh, seen, strict=True) if h.event.type in _ALWAYS_PUBLIC]
+            for h, e in zip(fresh, seen, strict=True):
+                if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
+                    continue
+                for seat in h.audience:
+                    if seat in every:
+                        heard.setdefault(seat, []).append(e)
+                if every <= h.audience:
+                    heard.setdefault(None, []).append(e)
         mixed = bool(public) and bool(heard)
         changed_seats: list[str] = []
         spectator = False
-        fan = self._fanout
-        listening: frozenset[object] = fan.listeners() if deliver else frozenset()
+        listening: frozenset[object] = self._fanout.listeners() if deliver else frozenset()
+        posts: list[tuple[object, Notice | HostNotice]] = []
+        table_id = self.header.table
         readers = run.readers
         outcome = run.outcome
         chat_ok = run.said
@@ -893,16 +919,15 @@ class Table:
             if last is None or last[0] is not shared or last[1] != pending or last[2] != own or last[3] != outcome:
                 core = self._core(run, shared, who, reader.core)
                 basis[who] = (shared, pending, own, outcome)
-            mine = heard.get(who)
             if mixed:
                 events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
             else:
-                events = public if mine is None else mine
-            chat = []
+                events = heard.get(who, public)
+            chat: list[ChatLine] = []
             if said is not None and (
                 said.public if who is None else (who in said.receivers or who == said.message.sender)
             ):
-                chat.append(_line(said, 0))
+                chat.append(_line(said, reader.version + 1))  # a line heard always moves the version by one
             got = reader.update(core, events, chat)
             if got is None:
                 continue
@@ -912,14 +937,14 @@ class Table:
                 changed_seats.append(who)
             if who in listening:
                 version, ev, ch = got
-                fan.post(who, Notice(self.id, who, version, tuple(ev), tuple(ch)))
+                posts.append((who, Notice(table_id, who, version, tuple(ev), tuple(ch))))
         if m is not None and HOST in listening:
             host_events = tuple(_seen(h, seq) for h in fresh if _visible_to_someone(h))
             host_chat = (_line(said, seq),) if said is not None else ()
-            fan.post(
-                HOST,
-                HostNotice(self.id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator),
-            )
+            note = HostNotice(table_id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator)
+            posts.append((HOST, note))
+        if posts:
+            self._fanout.post(posts)
 
     def _current_shared(self, run: _Run) -> _Shared:
         """The shared part for the board as it stands: the last one again when the board is unchanged.
@@ -1054,11 +1079,15 @@ class Table:
         if me.allowed_skills:
             kinds.append(ACT)
         if run.said.get(seat, 0) < MAX_SAYS_PER_PHASE:
-            try:
-                if engine.message_receivers(seat):
-                    kinds.append(SAY)
-            except hr.GameError:
-                pass
+            speaks = shared.speaks.get(seat)
+            if speaks is None:
+                try:
+                    speaks = bool(engine.message_receivers(seat))
+                except hr.GameError:
+                    speaks = False
+                shared.speaks[seat] = speaks
+            if speaks:
+                kinds.append(SAY)
         if turn == seat:
             kinds.append(END_TURN)
             if shared.initiative:
