@@ -192,6 +192,8 @@ class _Shared:
     players: tuple[SeatPlayer, ...] = ()
     """Every seat as a spectator sees it (public roles only), in table order: the spectator's row,
     and the row each seat's is patched from (only the entries of roles it knows differ)."""
+    plain: tuple[tuple[str, bool, str], ...] = ()
+    """Every seat as the kernel shows it to a seat that knows none of its roles: (seat, alive, "")."""
     speaks: dict[str, bool] = field(default_factory=dict)
     """Whether a seat's line would reach anyone on this board (the speech rule reads only the
     board), filled as the seats' moves are worked out."""
@@ -836,13 +838,12 @@ class Table:
             run.stacks.setdefault(seat, []).append(m)
         new_events = bool(run.events) and run.events[-1].seq == m.seq
         touched: tuple[str | None, ...] | None = None
-        if m.kind == SAY and seat is not None:
+        if m.kind == SAY and seat is not None and still and not new_events:
             said = run.chat[-1]
-            hearers: set[str | None] = set(said.receivers)
-            hearers.add(seat)
-            if said.public:
-                hearers.add(None)
-            touched = tuple(sorted(hearers, key=_reader_order)) if still and not new_events else None
+            heard = said.receivers
+            # The hearers and the speaker in table order, the spectator last (as every move looks at readers).
+            hearers: tuple[str | None, ...] = tuple(s for s in self.seats if s == seat or s in heard)
+            touched = (*hearers, None) if said.public else hearers
         elif m.kind == ACT and seat is not None and simultaneous and still and not m.draws and not new_events:
             touched = (seat,)
             if self.definition.undo:
@@ -904,6 +905,9 @@ class Table:
         outcome = run.outcome
         chat_ok = run.said
         undo_on = self.definition.undo
+        line = said.message if said is not None else None
+        said_to = said.receivers if said is not None else frozenset()
+        said_public = said is not None and said.public
         for who in order:
             reader = readers[who]
             core: Core | None = None
@@ -924,10 +928,9 @@ class Table:
             else:
                 events = heard.get(who, public)
             chat: list[ChatLine] = []
-            if said is not None and (
-                said.public if who is None else (who in said.receivers or who == said.message.sender)
-            ):
-                chat.append(_line(said, reader.version + 1))  # a line heard always moves the version by one
+            if line is not None and (said_public if who is None else (who in said_to or who == line.sender)):
+                # A line heard always moves the version by one: stamped with that version at once.
+                chat.append(ChatLine(reader.version + 1, line.sender, line.content, line.phase, line.round))
             got = reader.update(core, events, chat)
             if got is None:
                 continue
@@ -971,7 +974,8 @@ class Table:
         initiative = pc is not None and pc.turn_order is hr.INITIATIVE
         alive = frozenset(engine.alive_player_ids())
         players = tuple(self._player(s, s in alive, public_roles.get(s, "")) for s in self.seats)
-        return _Shared(status, ctx, public_roles, data, alive, turn, initiative, players)
+        plain = tuple((s, s in alive, "") for s in self.seats)
+        return _Shared(status, ctx, public_roles, data, alive, turn, initiative, players, plain)
 
     def _core(self, run: _Run, shared: _Shared, seat: str | None, last: Core | None = None) -> Core:
         """What ``seat`` (``None``: a spectator) sees now, events and chat aside.
@@ -994,7 +998,7 @@ class Table:
         if len(infos) != len(public):
             players = self._players_of(pv.players, shared.public_roles)
         else:
-            odd = [i for i, p in enumerate(infos) if p.role or p.id != public[i].seat or p.alive != public[i].alive]
+            odd = [i for i, (p, q) in enumerate(zip(infos, shared.plain, strict=True)) if p != q]  # compared in C
             if odd:
                 row = list(public)
                 roles = shared.public_roles
@@ -1117,10 +1121,6 @@ def _why_final(m: LoggedMove) -> str:
     if m.draws:
         return "the last move drew at random and cannot be taken back"
     return "the last move has taken effect (it was resolved, or the phase moved on)"
-
-
-def _reader_order(who: str | None) -> tuple[int, str]:
-    return (1, "") if who is None else (0, who)
 
 
 def _visible(h: _Heard, who: str | None, every: frozenset[str]) -> bool:
