@@ -746,9 +746,8 @@ class Table:
         if move.kind == ACT:
             engine.submit(seat, move.skill, move.targets)
         elif move.kind == SAY:
-            run.told = None
             message = engine.send_message(seat, move.text)
-            told = run.told
+            told, run.told = run.told, None
             heard = told[1] if told is not None and told[0] is message else engine.message_receivers(seat)
             receivers = frozenset(heard)
             living = frozenset(engine.alive_player_ids())
