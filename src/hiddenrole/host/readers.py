@@ -51,8 +51,8 @@ class Reader:
     ) -> tuple[int, list[SeenEvent], list[ChatLine]] | None:
         """File a new core (``None``: unchanged) and new lines; the new version and lines, or ``None``.
 
-        ``events`` and ``chat`` come numbered 0 (or already with the new version); they are
-        stamped with the new version here.
+        ``events`` and ``chat`` come stamped with the next version (``version + 1``): new lines
+        always change the view, and the table shares one stamped line among readers at one version.
         """
         if not (events or chat) and (core is None or core == self.core):
             return None
@@ -60,10 +60,8 @@ class Reader:
         if core is not None:
             self.core = core
         if events:
-            events = [e if e.at == at else _restamp(e, at) for e in events]
             self.events.extend(events)
         if chat:
-            chat = [c if c.at == at else ChatLine(at, c.sender, c.text, c.phase, c.round) for c in chat]
             self.chat.extend(chat)
         self.cached = None
         return at, events, chat
@@ -100,7 +98,3 @@ class Reader:
         ev = self.events[bisect_right(self.events, version, key=lambda e: e.at) :]
         ch = self.chat[bisect_right(self.chat, version, key=lambda c: c.at) :]
         return Notice(table, self.seat, self.version, tuple(ev), tuple(ch))
-
-
-def _restamp(e: SeenEvent, at: int) -> SeenEvent:
-    return SeenEvent(at, e.type, e.source, e.target, e.data, e.canceled, e.reason)

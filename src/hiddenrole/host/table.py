@@ -879,22 +879,25 @@ class Table:
         basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
-        seen: list[SeenEvent] = []
-        public: list[SeenEvent] = []
-        heard: dict[str | None, list[SeenEvent]] = {}
-        if fresh:
-            seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
-            # Who sees which fresh event, worked out once per event rather than once per reader and event.
-            public = [e for h, e in zip(fresh, seen, strict=True) if h.event.type in _ALWAYS_PUBLIC]
-            for h, e in zip(fresh, seen, strict=True):
-                if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
-                    continue
-                for seat in h.audience:
-                    if seat in every:
-                        heard.setdefault(seat, []).append(e)
-                if every <= h.audience:
-                    heard.setdefault(None, []).append(e)
+        # Who sees which fresh event (by its index), worked out once per event rather than once per reader and event.
+        public: list[int] = []
+        heard: dict[str | None, list[int]] = {}
+        for i, h in enumerate(fresh):
+            if h.event.type in _ALWAYS_PUBLIC:
+                public.append(i)
+                continue
+            if h.audience is None:
+                continue
+            for seat in h.audience:
+                if seat in every:
+                    heard.setdefault(seat, []).append(i)
+            if every <= h.audience:
+                heard.setdefault(None, []).append(i)
         mixed = bool(public) and bool(heard)
+        # Lines reaching a reader always move its version by one, so each is stamped at once with
+        # that version; readers at the same version share the very same (frozen) line.
+        stamped: dict[tuple[int, int], SeenEvent] = {}
+        lines: dict[int, ChatLine] = {}
         changed_seats: list[str] = []
         spectator = False
         listening: frozenset[object] = self._fanout.listeners() if deliver else frozenset()
@@ -922,14 +925,22 @@ class Table:
             if last is None or last[0] is not shared or last[1] != pending or last[2] != own or last[3] != outcome:
                 core = self._core(run, shared, who, reader.core)
                 basis[who] = (shared, pending, own, outcome)
-            if mixed:
-                events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
-            else:
-                events = heard.get(who, public)
+            mine = [i for i, h in enumerate(fresh) if _visible(h, who, every)] if mixed else heard.get(who, public)
+            hears = line is not None and (said_public if who is None else (who in said_to or who == line.sender))
+            events: list[SeenEvent] = []
             chat: list[ChatLine] = []
-            if line is not None and (said_public if who is None else (who in said_to or who == line.sender)):
-                # A line heard always moves the version by one: stamped with that version at once.
-                chat.append(ChatLine(reader.version + 1, line.sender, line.content, line.phase, line.round))
+            if mine or hears:
+                at = reader.version + 1
+                for i in mine:
+                    e = stamped.get((i, at))
+                    if e is None:
+                        e = stamped[(i, at)] = _seen(fresh[i], at)
+                    events.append(e)
+                if line is not None and hears:
+                    c = lines.get(at)
+                    if c is None:
+                        c = lines[at] = ChatLine(at, line.sender, line.content, line.phase, line.round)
+                    chat.append(c)
             got = reader.update(core, events, chat)
             if got is None:
                 continue
