@@ -238,6 +238,8 @@ class Table:
         self._publisher = publisher
         self._fanout = Fanout()
         self._players: dict[tuple[str, bool, str], SeatPlayer] = {}
+        self._selves: dict[tuple[object, ...], SeatSelf] = {}
+        """Each seat's own part by what it holds but its role info (checked on a hit), as ``_players``."""
         self._lock = threading.RLock()
         self._moves: list[LoggedMove] = list(moves)
         self._run = self._build(self._moves)
@@ -1016,21 +1018,14 @@ class Table:
                     p = infos[i]
                     row[i] = self._player(p.id, p.alive, p.role or roles.get(p.id, ""))
                 players = tuple(row)
-        was = None if last is None else last.me
         ps = pv.self
-        if (
-            was is not None
-            and was.allowed_skills == pv.allowed_skills
-            and was.alive == ps.alive
-            and was.role == ps.role
-            and was.camp == ps.camp
-            and was.teammates == pv.teammates
-            and was.targets == pv.targets
-            and was.role_info == pv.role_info
-        ):
-            me = was  # the seat's own part did not change: the very same object
-        else:
+        # The seat's own part as it was the last time it looked like this (a seat's part comes back
+        # phase after phase): the very same object, so whoever caches by identity finds it again.
+        key = (seat, ps.role, ps.camp, ps.alive, pv.allowed_skills, pv.teammates, pv.targets)
+        me = self._selves.get(key)
+        if me is None or me.role_info != pv.role_info:
             me = SeatSelf(seat, ps.role, ps.camp, ps.alive, pv.allowed_skills, pv.teammates, pv.role_info, pv.targets)
+            self._selves[key] = me
         moves = self._moves_for(run, shared, seat, me, pv.turn)
         if last is not None:
             if last.players is not players and last.players == players:
