@@ -1,8 +1,8 @@
 """Optional compiled build of the kernel: ``HIDDENROLE_COMPILE=1 pip install .``.
 
 Without the variable this hook does nothing and the wheel stays pure Python (the
-reference). With it, mypyc compiles the kernel's top-level modules and the modules of
-:data:`RULES_PACKAGES` and :data:`HOST_PACKAGES` (globbed, so a new module is compiled too) into C extensions that
+reference). With it, mypyc compiles the kernel's top-level modules and the rules modules of
+:data:`RULES_PACKAGES` (globbed, so a new module is compiled too) into C extensions that
 sit next to the ``.py`` files in the wheel; Python's importer prefers them.
 See docs/ARCHITECTURE.md ("Compiled kernel").
 """
@@ -35,10 +35,6 @@ MYPYC_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 RULES_PACKAGES = ("games.werewolf", "games.missions", "games.onenight")
 """Rules packages compiled with the kernel: typed, on the public kernel API only, and their resolvers,
 legality and victory checks are what a game runs besides the kernel (the shipped games' play speed)."""
-
-HOST_PACKAGES = ("host",)
-"""Host-layer packages compiled too: a hosted move's views, versions and notices are most of a game
-server's CPU per move (benchmarks/host_moves.py); the modules that check a caller's input stay pure."""
 
 _HOST = "the host layer's part of the package (imports gamedef); not play"
 _SETUP = (
@@ -73,19 +69,9 @@ NOT_COMPILED: dict[str, str] = {
     "games.onenight.narration": _HOST,
     "games.onenight.dealing": _SETUP,
     "games.onenight.vocab": _VOCAB,
-    "host.__init__": "the host layer's re-exports; nothing hot",
-    "host.table": (
-        "checks a caller's moves, seats, seeds and targets with typed errors (InvalidMove, InvalidSeats, ...);"
-        " compiled, reading a field with its declared type raises a plain TypeError instead (a Move whose seat"
-        " is 7, a seed of 1.5), and the tests monkeypatch its methods"
-    ),
-    "host.log": "decodes a stored or uploaded table log with typed errors (InvalidTableLog), as host.table",
-    "host.catalog": "the game registry's view, looked up once per table",
-    "host.errors": "subclasses the kernel's errors, which stay pure (see errors above)",
-    "host.twins": "the twin-table leak checker, a test tool; not play",
 }
-"""Modules of the kernel (top level of ``hiddenrole``), :data:`RULES_PACKAGES` and :data:`HOST_PACKAGES` left
-pure, and why (dotted, relative to ``hiddenrole``). Every other module there is compiled."""
+"""Modules of the kernel (top level of ``hiddenrole``) and of :data:`RULES_PACKAGES` left pure, and why
+(dotted, relative to ``hiddenrole``). Every other module there is compiled."""
 
 SETUP = """\
 from mypyc.build import mypycify
@@ -108,11 +94,9 @@ def opt_level() -> str:
 
 
 def candidate_modules(package: Path) -> list[str]:
-    """Every module of the kernel, :data:`RULES_PACKAGES` and :data:`HOST_PACKAGES`, dotted relative to
-    ``package``, sorted."""
+    """Every module of the kernel and of :data:`RULES_PACKAGES`, dotted relative to ``package``, sorted."""
     kernel = [p.stem for p in package.glob("*.py")]
-    packages = (*RULES_PACKAGES, *HOST_PACKAGES)
-    rules = [f"{pkg}.{p.stem}" for pkg in packages for p in package.joinpath(*pkg.split(".")).glob("*.py")]
+    rules = [f"{pkg}.{p.stem}" for pkg in RULES_PACKAGES for p in package.joinpath(*pkg.split(".")).glob("*.py")]
     return sorted(kernel + rules)
 
 

@@ -34,7 +34,6 @@ TESTS = (
     "tests/games/werewolf",
     "tests/games/missions",
     "tests/games/onenight",
-    "tests/host",
     "--ignore=tests/games/werewolf/test_ordered_day_enginetest.py",
     "--ignore-glob=tests/games/*/test_narration.py",
     "--deselect=tests/games/missions/test_games.py::test_random_games_reach_the_end",
@@ -46,8 +45,7 @@ games), the harness's planted leaks (each must still go red) and the rules tests
 rules packages (``hatch_build.RULES_PACKAGES``; about 2 CPU-s) less their slow random-game runs
 (the ordered day under the harness, 600 missions games, the harness over saved and replayed
 games), which the harness chunk and the kernel tests stand for, and less narration (host-layer
-words, not compiled); and the host tests (the compiled modules of ``hatch_build.HOST_PACKAGES``
-under the pure table). Not enginetest's planted bugs: they subclass
+words, not compiled). Not enginetest's planted bugs: they subclass
 Engine, which a compiled kernel does not allow (see docs/ARCHITECTURE.md)."""
 CI_OPT = "0"
 """The compiled pass builds at ``-O0``: 26 CPU-s instead of 42 at the users' ``-O3``. What the pass

@@ -83,10 +83,10 @@ class Publisher:
                     self._draining = False
                     return
                 note = self._queue.popleft()
-                targets = []
-                if note.seq > self._delivered.get(note.table, -1):  # an older sequence is already told
-                    self._delivered[note.table] = note.seq
-                    targets = [cb for cb, t in self._subscribers if t is None or t == note.table]
+                if note.seq <= self._delivered.get(note.table, -1):
+                    continue
+                self._delivered[note.table] = note.seq
+                targets = [cb for cb, t in self._subscribers if t is None or t == note.table]
             for cb in targets:
                 try:
                     cb(note)
