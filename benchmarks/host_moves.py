@@ -13,6 +13,11 @@ deadline does. Before a phase's acts, each living seat that may speak says
 ``--talk`` lines (3; the server load's table talk, which is most of its moves).
 Each move is timed from ``play`` to the last encoded update.
 
+``--host`` leaves the server out: the tables are the host's own
+(:class:`hiddenrole.host.Table`, every reader subscribed with a callback that drops the
+notice) and seats pick random allowed acts from their board core, so the figures are
+the host layer's (and the kernel's) alone.
+
 It prints microseconds per ``end-phase`` move, per act and per say (median over
 the games), and a machine-readable line::
 
@@ -34,7 +39,8 @@ import time
 from typing import Any
 
 import hiddenrole as hr
-from hiddenrole.host import Move
+from hiddenrole.host import Move, Table
+from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
 from hiddenrole.server.hostapi import Game, Notice, Reader
 from hiddenrole.server.rooms import Room
@@ -132,26 +138,70 @@ def play_game(seed: int, times: dict[str, list[float]], talk: int = TALK) -> Non
     raise SystemExit(f"seed {seed}: the game did not end")
 
 
+def play_host(seed: int, times: dict[str, list[float]], talk: int = TALK) -> None:
+    """One host table to the end, no server: says, then random allowed acts, then the phase end."""
+    rng = random.Random(seed)
+    table = Table.open(get("werewolf"), SEATS, None, seed, table_id=f"bench-{seed}")
+    for reader in (*table.seats, None):
+        table.subscribe(reader, lambda notice: None)
+    clock = time.thread_time_ns
+    for _ in range(2000):
+        if table.over:
+            return
+        for line in range(talk):
+            for seat in table.seats:
+                core = table.board(seat)
+                assert core is not None
+                if core.over or "say" not in core.moves:
+                    continue
+                t0 = clock()
+                table.play(Move("say", seat, text=f"line {line} from {seat}"))
+                times["say"].append((clock() - t0) / 1000)
+        for seat in rng.sample(table.seats, len(table.seats)):
+            core = table.board(seat)
+            assert core is not None and core.me is not None
+            if core.over or not core.me.allowed_skills:
+                continue
+            skill = rng.choice(core.me.allowed_skills)
+            only = core.me.targets_for(skill)
+            pool = list(only) if only is not None else [p.seat for p in core.players if p.alive]
+            t0 = clock()
+            try:
+                table.play(Move("act", seat, skill, (rng.choice(pool),) if pool else ()))
+            except hr.GameError:
+                continue
+            times["act"].append((clock() - t0) / 1000)
+        if table.over:
+            return
+        t0 = clock()
+        table.play(Move("end-phase"))
+        times["end-phase"].append((clock() - t0) / 1000)
+    raise SystemExit(f"seed {seed}: the game did not end")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--talk", type=int, default=TALK, help="lines each living seat says per phase where it may speak")
+    ap.add_argument("--host", action="store_true", help="the host's own tables, no server (see above)")
     ap.add_argument("--profile", action="store_true", help="cProfile the run and print the top functions")
     args = ap.parse_args(argv)
-    play_game(0, {"act": [], "end-phase": [], "say": []}, args.talk)  # warm up
+    play = play_host if args.host else play_game
+    play(0, {"act": [], "end-phase": [], "say": []}, args.talk)  # warm up
     times: dict[str, list[float]] = {"act": [], "end-phase": [], "say": []}
     prof = cProfile.Profile() if args.profile else None
     if prof is not None:
         prof.enable()
     for g in range(args.games):
-        play_game(args.seed + g, times, args.talk)
+        play(args.seed + g, times, args.talk)
     if prof is not None:
         prof.disable()
         pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(40)
         pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(25)
     ep, act, say = times["end-phase"], times["act"], times["say"] or [0.0]
-    print(f"{args.games} werewolf tables x {SEATS} seats + spectator, board clients")
+    clients = "no server" if args.host else "board clients"
+    print(f"{args.games} werewolf tables x {SEATS} seats + spectator, {clients}")
     print(f"end-phase: {len(ep):6d} moves  median {statistics.median(ep):8.1f} us  mean {statistics.fmean(ep):8.1f} us")
     print(
         f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us"
