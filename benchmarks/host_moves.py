@@ -9,12 +9,19 @@ built, compared with the one last sent, and the update encoded, as for the load
 benchmark's clients). Seats act by random legal moves
 (:func:`hiddenrole.server.bots.choices` on the board they were last pushed), each
 once per phase visit; when nobody has a move left the host ends the phase, as a
-deadline does. Each move is timed from ``play`` to the last encoded update.
+deadline does. Before a phase's acts, each living seat that may speak says
+``--talk`` lines (3; the server load's table talk, which is most of its moves).
+Each move is timed from ``play`` to the last encoded update.
 
-It prints microseconds per ``end-phase`` move and per act (median over the games),
-and a machine-readable line::
+``--host`` leaves the server out: the tables are the host's own
+(:class:`hiddenrole.host.Table`, every reader subscribed with a callback that drops the
+notice) and seats pick random allowed acts from their board core, so the figures are
+the host layer's (and the kernel's) alone.
 
-    kind=host_moves end_phase_us=... act_us=... end_phases=... acts=...
+It prints microseconds per ``end-phase`` move, per act and per say (median over
+the games), and a machine-readable line::
+
+    kind=host_moves end_phase_us=... act_us=... say_us=... end_phases=... acts=... says=...
 
 Compare two trees in one run by running it twice with ``PYTHONPATH`` set to each
 tree's ``src`` (the machine is shared: read ratios, not absolute numbers).
@@ -32,12 +39,15 @@ import time
 from typing import Any
 
 import hiddenrole as hr
-from hiddenrole.host import Move
+from hiddenrole.host import Move, Table
+from hiddenrole.host.catalog import get
 from hiddenrole.server.bots import choices
 from hiddenrole.server.hostapi import Game, Notice, Reader
 from hiddenrole.server.rooms import Room
 
 SEATS = 9
+TALK = 3
+"""Default lines each living seat says per phase where it may speak (``--talk``)."""
 
 
 class BoardConn:
@@ -75,7 +85,7 @@ class FanOut:
                 Room._push_notice(self, reader, n, state)  # type: ignore[arg-type]  # the room's own code
 
 
-def play_game(seed: int, times: dict[str, list[float]]) -> None:
+def play_game(seed: int, times: dict[str, list[float]], talk: int = TALK) -> None:
     """One table to the end; appends each timed move's microseconds under its kind."""
     rng = random.Random(seed)
     game = Game.open("werewolf", SEATS, None, seed, table_id=f"bench-{seed}")
@@ -85,6 +95,16 @@ def play_game(seed: int, times: dict[str, list[float]]) -> None:
     for _ in range(2000):
         if game.over:
             return
+        for line in range(talk):
+            for seat in game.seats:
+                board = fan.conns[seat][0].board_sent
+                assert board is not None
+                if board["over"] or "say" not in board["moves"] or not board["me"]["alive"]:
+                    continue
+                t0 = clock()
+                notices = game.play(Move("say", seat, text=f"line {line} from {seat}"))
+                fan.send(notices)
+                times["say"].append((clock() - t0) / 1000)
         done: set[str] = set()
         while True:
             order = [s for s in game.seats if s not in done]
@@ -118,33 +138,84 @@ def play_game(seed: int, times: dict[str, list[float]]) -> None:
     raise SystemExit(f"seed {seed}: the game did not end")
 
 
+def play_host(seed: int, times: dict[str, list[float]], talk: int = TALK) -> None:
+    """One host table to the end, no server: says, then random allowed acts, then the phase end."""
+    rng = random.Random(seed)
+    table = Table.open(get("werewolf"), SEATS, None, seed, table_id=f"bench-{seed}")
+    for reader in (*table.seats, None):
+        table.subscribe(reader, lambda notice: None)
+    clock = time.thread_time_ns
+    for _ in range(2000):
+        if table.over:
+            return
+        for line in range(talk):
+            for seat in table.seats:
+                core = table.board(seat)
+                assert core is not None
+                if core.over or "say" not in core.moves:
+                    continue
+                t0 = clock()
+                table.play(Move("say", seat, text=f"line {line} from {seat}"))
+                times["say"].append((clock() - t0) / 1000)
+        for seat in rng.sample(table.seats, len(table.seats)):
+            core = table.board(seat)
+            assert core is not None and core.me is not None
+            if core.over or not core.me.allowed_skills:
+                continue
+            skill = rng.choice(core.me.allowed_skills)
+            only = core.me.targets_for(skill)
+            pool = list(only) if only is not None else [p.seat for p in core.players if p.alive]
+            t0 = clock()
+            try:
+                table.play(Move("act", seat, skill, (rng.choice(pool),) if pool else ()))
+            except hr.GameError:
+                continue
+            times["act"].append((clock() - t0) / 1000)
+        if table.over:
+            return
+        t0 = clock()
+        table.play(Move("end-phase"))
+        times["end-phase"].append((clock() - t0) / 1000)
+    raise SystemExit(f"seed {seed}: the game did not end")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--talk", type=int, default=TALK, help="lines each living seat says per phase where it may speak")
+    ap.add_argument("--host", action="store_true", help="the host's own tables, no server (see above)")
     ap.add_argument("--profile", action="store_true", help="cProfile the run and print the top functions")
     args = ap.parse_args(argv)
-    play_game(0, {"act": [], "end-phase": []})  # warm up
-    times: dict[str, list[float]] = {"act": [], "end-phase": []}
+    play = play_host if args.host else play_game
+    play(0, {"act": [], "end-phase": [], "say": []}, args.talk)  # warm up
+    times: dict[str, list[float]] = {"act": [], "end-phase": [], "say": []}
     prof = cProfile.Profile() if args.profile else None
     if prof is not None:
         prof.enable()
     for g in range(args.games):
-        play_game(args.seed + g, times)
+        play(args.seed + g, times, args.talk)
     if prof is not None:
         prof.disable()
         pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(40)
         pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(25)
-    ep, act = times["end-phase"], times["act"]
-    print(f"{args.games} werewolf tables x {SEATS} seats + spectator, board clients")
+    ep, act, say = times["end-phase"], times["act"], times["say"] or [0.0]
+    clients = "no server" if args.host else "board clients"
+    print(f"{args.games} werewolf tables x {SEATS} seats + spectator, {clients}")
     print(f"end-phase: {len(ep):6d} moves  median {statistics.median(ep):8.1f} us  mean {statistics.fmean(ep):8.1f} us")
     print(
         f"act:       {len(act):6d} moves  median {statistics.median(act):8.1f} us  mean {statistics.fmean(act):8.1f} us"
     )
     print(
+        f"say:       {len(times['say']):6d} moves  median {statistics.median(say):8.1f} us"
+        f"  mean {statistics.fmean(say):8.1f} us"
+    )
+    print(
         f"kind=host_moves end_phase_us={statistics.median(ep):.1f} act_us={statistics.median(act):.1f}"
+        f" say_us={statistics.median(say):.1f}"
         f" end_phase_mean_us={statistics.fmean(ep):.1f} act_mean_us={statistics.fmean(act):.1f}"
-        f" end_phases={len(ep)} acts={len(act)}"
+        f" say_mean_us={statistics.fmean(say):.1f}"
+        f" end_phases={len(ep)} acts={len(act)} says={len(times['say'])}"
     )
     return 0
 

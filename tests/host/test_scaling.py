@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import hiddenrole as hr
 from hiddenrole.gamedef import Context
 from hiddenrole.host import Table
 from hiddenrole.host.catalog import get
@@ -122,3 +123,31 @@ def test_a_line_said_rebuilds_no_view_until_the_speaker_may_say_no_more(work: di
     t.say(speaker, "the last line")
     assert work["cores"] == 1
     assert "say" not in t.view(speaker).moves and "say" in t.view(hearers[-1]).moves
+
+
+def test_a_line_said_asks_the_speech_rule_once_and_copies_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line's hearers come from the kernel's own delivery (``on_message``: no second
+    ``message_receivers``) and the board is not copied to be compared (a line leaves it as it
+    was); so too after an undo has put a restored kernel in place."""
+    calls = {"receivers": 0, "view": 0}
+    receivers, view = hr.Engine.message_receivers, hr.Engine.view
+
+    def counted_receivers(self: hr.Engine, sender: str) -> tuple[str, ...]:
+        calls["receivers"] += 1
+        return receivers(self, sender)
+
+    def counted_view(self: hr.Engine) -> hr.GameView:
+        calls["view"] += 1
+        return view(self)
+
+    monkeypatch.setattr(hr.Engine, "message_receivers", counted_receivers)
+    monkeypatch.setattr(hr.Engine, "view", counted_view)
+    t = Table.open(get("redblue"), 5, seed=2)
+    for when in ("dealt", "after an undo"):
+        calls.update(receivers=0, view=0)
+        for k in range(3):
+            t.say("p1", f"{when} {k}")
+        assert calls == {"receivers": 0, "view": 0}, when
+        assert [c.text for c in t.view("p2").chat][-3:] == [f"{when} {k}" for k in range(3)]
+        t.act("p1", "VOTE", ["p2"])
+        t.undo("p1")

@@ -49,6 +49,8 @@ class Fanout:
         self._draining = False
         self._listening: frozenset[object] | None = None
         """:meth:`listeners`, kept until someone subscribes or unsubscribes."""
+        self._targets: dict[object, tuple[Callable[[Any], object], ...]] = {}
+        """Each reader's live callbacks, kept (like ``_listening``) until someone subscribes or unsubscribes."""
 
     def subscribe(self, reader: object, callback: Callable[[Any], object]) -> Callable[[], None]:
         if not callable(callback):
@@ -57,6 +59,7 @@ class Fanout:
         with self._lock:
             self._subs.setdefault(reader, []).append(entry[0])
             self._listening = None
+            self._targets.clear()
             token = len(self._subs[reader]) - 1
             subs = self._subs[reader]
 
@@ -66,6 +69,7 @@ class Fanout:
                     subs[token] = _gone
                     entry[0] = _gone
                     self._listening = None
+                    self._targets.clear()
 
         return unsubscribe
 
@@ -83,10 +87,10 @@ class Fanout:
                 self._listening = got
             return got
 
-    def post(self, reader: object, notice: Notice | HostNotice) -> None:
-        """Queue one notice (the table calls this under its own lock, in move order)."""
+    def post(self, notices: list[tuple[object, Notice | HostNotice]]) -> None:
+        """Queue one move's notices, each with its reader (the table calls this under its own lock, in move order)."""
         with self._lock:
-            self._queue.append((reader, notice))
+            self._queue.extend(notices)
 
     def drain(self) -> None:
         """Deliver every queued notice, unless another thread (or an outer frame) already is."""
@@ -101,7 +105,11 @@ class Fanout:
                         self._draining = False
                         return
                     reader, notice = self._queue.popleft()
-                    targets = [cb for cb in self._subs.get(reader, ()) if cb is not _gone]
+                    targets = self._targets.get(reader)
+                    if targets is None:
+                        targets = self._targets[reader] = tuple(
+                            cb for cb in self._subs.get(reader, ()) if cb is not _gone
+                        )
                 for cb in targets:
                     try:
                         cb(notice)

@@ -51,21 +51,20 @@ class Reader:
     ) -> tuple[int, list[SeenEvent], list[ChatLine]] | None:
         """File a new core (``None``: unchanged) and new lines; the new version and lines, or ``None``.
 
-        ``events`` and ``chat`` come numbered 0; they are stamped with the new version here.
+        ``events`` and ``chat`` come stamped with the next version (``version + 1``): new lines
+        always change the view, and the table shares one stamped line among readers at one version.
         """
-        changed = bool(events or chat) or (core is not None and core != self.core)
-        if not changed:
+        if not (events or chat) and (core is None or core == self.core):
             return None
-        self.version += 1
+        self.version = at = self.version + 1
         if core is not None:
             self.core = core
-        at = self.version
-        new_events = [e if e.at == at else _restamp(e, at) for e in events]
-        new_chat = [c if c.at == at else ChatLine(at, c.sender, c.text, c.phase, c.round) for c in chat]
-        self.events.extend(new_events)
-        self.chat.extend(new_chat)
+        if events:
+            self.events.extend(events)
+        if chat:
+            self.chat.extend(chat)
         self.cached = None
-        return at, new_events, new_chat
+        return at, events, chat
 
     def view(self, table: str, game: str, options: Mapping[str, Any]) -> TableView:
         """The assembled view (cached until the next change)."""
@@ -99,7 +98,3 @@ class Reader:
         ev = self.events[bisect_right(self.events, version, key=lambda e: e.at) :]
         ch = self.chat[bisect_right(self.chat, version, key=lambda c: c.at) :]
         return Notice(table, self.seat, self.version, tuple(ev), tuple(ch))
-
-
-def _restamp(e: SeenEvent, at: int) -> SeenEvent:
-    return SeenEvent(at, e.type, e.source, e.target, e.data, e.canceled, e.reason)

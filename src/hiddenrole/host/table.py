@@ -152,11 +152,23 @@ class _Run:
     broken: bool = False
     shared: _Shared | None = None
     basis: dict[str | None, _Basis] = field(default_factory=dict)
+    told: tuple[hr.Message, tuple[str, ...]] | None = None
+    """The last line the kernel delivered and its receivers (the speech rule asked once, by ``send_message``)."""
+
+    def listen(self, engine: hr.Engine) -> None:
+        """Take ``engine`` as the run's kernel and hear its events and lines."""
+        self.engine = engine
+        engine.on_event(self.hear)
+        engine.on_message(self.tell)
 
     def hear(self, event: hr.Event) -> None:
         """Kernel event handler: keep the event with its audience as of right after its batch."""
         audience = self.engine.audience_of(event)
         self.inbox.append((event, None if audience is None else frozenset(audience)))
+
+    def tell(self, message: hr.Message, receivers: tuple[str, ...]) -> None:
+        """Kernel message handler: who heard the line just sent (so the host need not ask again)."""
+        self.told = (message, receivers)
 
     def end_phase(self) -> None:
         """End the kernel's phase: pending choices are resolved, chat counts start again."""
@@ -180,6 +192,11 @@ class _Shared:
     players: tuple[SeatPlayer, ...] = ()
     """Every seat as a spectator sees it (public roles only), in table order: the spectator's row,
     and the row each seat's is patched from (only the entries of roles it knows differ)."""
+    plain: tuple[tuple[str, bool, str], ...] = ()
+    """Every seat as the kernel shows it to a seat that knows none of its roles: (seat, alive, "")."""
+    speaks: dict[str, bool] = field(default_factory=dict)
+    """Whether a seat's line would reach anyone on this board (the speech rule reads only the
+    board), filled as the seats' moves are worked out."""
 
 
 _Basis = tuple["_Shared", tuple[hr.SkillUse, ...], tuple[bool, bool], "Outcome | None"]
@@ -221,6 +238,8 @@ class Table:
         self._publisher = publisher
         self._fanout = Fanout()
         self._players: dict[tuple[str, bool, str], SeatPlayer] = {}
+        self._selves: dict[tuple[object, ...], SeatSelf] = {}
+        """Each seat's own part by what it holds but its role info (checked on a hit), as ``_players``."""
         self._lock = threading.RLock()
         self._moves: list[LoggedMove] = list(moves)
         self._run = self._build(self._moves)
@@ -552,9 +571,7 @@ class Table:
 
     def _restore(self, run: _Run, snap: hr.Snapshot) -> None:
         """Put the kernel back to ``snap`` (taken by this very table, so it is not re-verified)."""
-        engine = hr.Engine.restore(run.engine.rules, snap, verify=False)
-        engine.on_event(run.hear)
-        run.engine = engine
+        run.listen(hr.Engine.restore(run.engine.rules, snap, verify=False))
 
     # ------------------------------------------------------------------ the cache
 
@@ -600,8 +617,9 @@ class Table:
         roles = _check_deal(d, deal, self.seats)
         readers: dict[str | None, Reader] = {s: Reader(s) for s in self.seats}
         readers[None] = Reader(None)
-        run = _Run(hr.Engine(deal.rules), rng, readers)
-        run.engine.on_event(run.hear)
+        engine = hr.Engine(deal.rules)
+        run = _Run(engine, rng, readers)
+        run.listen(engine)
         try:
             for seat in self.seats:
                 run.engine.add_player(seat, roles[seat])
@@ -730,9 +748,11 @@ class Table:
         if move.kind == ACT:
             engine.submit(seat, move.skill, move.targets)
         elif move.kind == SAY:
-            receivers = frozenset(engine.message_receivers(seat))
-            living = frozenset(engine.alive_player_ids())
             message = engine.send_message(seat, move.text)
+            told, run.told = run.told, None
+            heard = told[1] if told is not None and told[0] is message else engine.message_receivers(seat)
+            receivers = frozenset(heard)
+            living = frozenset(engine.alive_player_ids())
             run.chat.append(_Said(seq, message, receivers, bool(living) and living <= receivers))
             run.said[seat] = run.said.get(seat, 0) + 1
         elif move.kind == END_TURN:
@@ -819,13 +839,12 @@ class Table:
             run.stacks.setdefault(seat, []).append(m)
         new_events = bool(run.events) and run.events[-1].seq == m.seq
         touched: tuple[str | None, ...] | None = None
-        if m.kind == SAY and seat is not None:
+        if m.kind == SAY and seat is not None and still and not new_events:
             said = run.chat[-1]
-            hearers: set[str | None] = set(said.receivers)
-            hearers.add(seat)
-            if said.public:
-                hearers.add(None)
-            touched = tuple(sorted(hearers, key=_reader_order)) if still and not new_events else None
+            heard = said.receivers
+            # The hearers and the speaker in table order, the spectator last (as every move looks at readers).
+            hearers: tuple[str | None, ...] = tuple(s for s in self.seats if s == seat or s in heard)
+            touched = (*hearers, None) if said.public else hearers
         elif m.kind == ACT and seat is not None and simultaneous and still and not m.draws and not new_events:
             touched = (seat,)
             if self.definition.undo:
@@ -842,42 +861,57 @@ class Table:
         """Recompute the views of ``touched`` readers (``None``: all), count changes, post notices.
 
         ``touched`` is given only for moves that leave the board as it was (a line said,
-        a pending choice made or taken back). Every reader looked at is rebuilt only when an
+        a pending choice made or taken back), so the last move's shared part is kept without
+        even copying the board to compare it. Every reader looked at is rebuilt only when an
         input of its core changed (the board, the pending choices, its own chat and undo
         allowance, the outcome): a line said rebuilds nobody's core but maybe the speaker's.
         """
         seq = 0 if m is None else m.seq
+        history = run.events
         fresh = (
-            [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(run.events))][::-1] if run.events else []
+            [h for h in itertools.takewhile(lambda h: h.seq == seq, reversed(history))][::-1]
+            if history and history[-1].seq == seq
+            else []
         )
         said = run.chat[-1] if (m is not None and m.kind == SAY and run.chat and run.chat[-1].seq == seq) else None
-        shared = self._current_shared(run)
+        last_shared = run.shared
+        shared = last_shared if touched is not None and last_shared is not None else self._current_shared(run)
         run.shared = shared
         pending = run.engine.pending_uses()
-        seen = [_seen(h, 0) for h in fresh]  # one copy of each event for every reader (stamped per reader)
         basis = run.basis
         every = self._seat_set
         order: Iterable[str | None] = touched if touched is not None else (*self.seats, None)
-        # Who sees which fresh event, worked out once per event rather than once per reader and event.
-        public = [e for h, e in zip(fresh, seen, strict=True) if h.event.type in _ALWAYS_PUBLIC]
-        heard: dict[str | None, list[SeenEvent]] = {}
-        for h, e in zip(fresh, seen, strict=True):
-            if h.event.type in _ALWAYS_PUBLIC or h.audience is None:
+        # Who sees which fresh event (by its index), worked out once per event rather than once per reader and event.
+        public: list[int] = []
+        heard: dict[str | None, list[int]] = {}
+        for i, h in enumerate(fresh):
+            if h.event.type in _ALWAYS_PUBLIC:
+                public.append(i)
+                continue
+            if h.audience is None:
                 continue
             for seat in h.audience:
                 if seat in every:
-                    heard.setdefault(seat, []).append(e)
+                    heard.setdefault(seat, []).append(i)
             if every <= h.audience:
-                heard.setdefault(None, []).append(e)
+                heard.setdefault(None, []).append(i)
         mixed = bool(public) and bool(heard)
+        # Lines reaching a reader always move its version by one, so each is stamped at once with
+        # that version; readers at the same version share the very same (frozen) line.
+        stamped: dict[tuple[int, int], SeenEvent] = {}
+        lines: dict[int, ChatLine] = {}
         changed_seats: list[str] = []
         spectator = False
-        fan = self._fanout
-        listening: frozenset[object] = fan.listeners() if deliver else frozenset()
+        listening: frozenset[object] = self._fanout.listeners() if deliver else frozenset()
+        posts: list[tuple[object, Notice | HostNotice]] = []
+        table_id = self.header.table
         readers = run.readers
         outcome = run.outcome
         chat_ok = run.said
         undo_on = self.definition.undo
+        line = said.message if said is not None else None
+        said_to = said.receivers if said is not None else frozenset()
+        said_public = said is not None and said.public
         for who in order:
             reader = readers[who]
             core: Core | None = None
@@ -893,16 +927,22 @@ class Table:
             if last is None or last[0] is not shared or last[1] != pending or last[2] != own or last[3] != outcome:
                 core = self._core(run, shared, who, reader.core)
                 basis[who] = (shared, pending, own, outcome)
-            mine = heard.get(who)
-            if mixed:
-                events = [e for h, e in zip(fresh, seen, strict=True) if _visible(h, who, every)]
-            else:
-                events = public if mine is None else mine
-            chat = []
-            if said is not None and (
-                said.public if who is None else (who in said.receivers or who == said.message.sender)
-            ):
-                chat.append(_line(said, 0))
+            mine = [i for i, h in enumerate(fresh) if _visible(h, who, every)] if mixed else heard.get(who, public)
+            hears = line is not None and (said_public if who is None else (who in said_to or who == line.sender))
+            events: list[SeenEvent] = []
+            chat: list[ChatLine] = []
+            if mine or hears:
+                at = reader.version + 1
+                for i in mine:
+                    e = stamped.get((i, at))
+                    if e is None:
+                        e = stamped[(i, at)] = _seen(fresh[i], at)
+                    events.append(e)
+                if line is not None and hears:
+                    c = lines.get(at)
+                    if c is None:
+                        c = lines[at] = ChatLine(at, line.sender, line.content, line.phase, line.round)
+                    chat.append(c)
             got = reader.update(core, events, chat)
             if got is None:
                 continue
@@ -912,14 +952,14 @@ class Table:
                 changed_seats.append(who)
             if who in listening:
                 version, ev, ch = got
-                fan.post(who, Notice(self.id, who, version, tuple(ev), tuple(ch)))
+                posts.append((who, Notice(table_id, who, version, tuple(ev), tuple(ch))))
         if m is not None and HOST in listening:
             host_events = tuple(_seen(h, seq) for h in fresh if _visible_to_someone(h))
             host_chat = (_line(said, seq),) if said is not None else ()
-            fan.post(
-                HOST,
-                HostNotice(self.id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator),
-            )
+            note = HostNotice(table_id, seq, m.kind, m.seat, host_events, host_chat, tuple(changed_seats), spectator)
+            posts.append((HOST, note))
+        if posts:
+            self._fanout.post(posts)
 
     def _current_shared(self, run: _Run) -> _Shared:
         """The shared part for the board as it stands: the last one again when the board is unchanged.
@@ -946,7 +986,8 @@ class Table:
         initiative = pc is not None and pc.turn_order is hr.INITIATIVE
         alive = frozenset(engine.alive_player_ids())
         players = tuple(self._player(s, s in alive, public_roles.get(s, "")) for s in self.seats)
-        return _Shared(status, ctx, public_roles, data, alive, turn, initiative, players)
+        plain = tuple((s, s in alive, "") for s in self.seats)
+        return _Shared(status, ctx, public_roles, data, alive, turn, initiative, players, plain)
 
     def _core(self, run: _Run, shared: _Shared, seat: str | None, last: Core | None = None) -> Core:
         """What ``seat`` (``None``: a spectator) sees now, events and chat aside.
@@ -969,7 +1010,7 @@ class Table:
         if len(infos) != len(public):
             players = self._players_of(pv.players, shared.public_roles)
         else:
-            odd = [i for i, p in enumerate(infos) if p.role or p.id != public[i].seat or p.alive != public[i].alive]
+            odd = [i for i, (p, q) in enumerate(zip(infos, shared.plain, strict=True)) if p != q]  # compared in C
             if odd:
                 row = list(public)
                 roles = shared.public_roles
@@ -977,21 +1018,14 @@ class Table:
                     p = infos[i]
                     row[i] = self._player(p.id, p.alive, p.role or roles.get(p.id, ""))
                 players = tuple(row)
-        was = None if last is None else last.me
         ps = pv.self
-        if (
-            was is not None
-            and was.allowed_skills == pv.allowed_skills
-            and was.alive == ps.alive
-            and was.role == ps.role
-            and was.camp == ps.camp
-            and was.teammates == pv.teammates
-            and was.targets == pv.targets
-            and was.role_info == pv.role_info
-        ):
-            me = was  # the seat's own part did not change: the very same object
-        else:
+        # The seat's own part as it was the last time it looked like this (a seat's part comes back
+        # phase after phase): the very same object, so whoever caches by identity finds it again.
+        key = (seat, ps.role, ps.camp, ps.alive, pv.allowed_skills, pv.teammates, pv.targets)
+        me = self._selves.get(key)
+        if me is None or me.role_info != pv.role_info:
             me = SeatSelf(seat, ps.role, ps.camp, ps.alive, pv.allowed_skills, pv.teammates, pv.role_info, pv.targets)
+            self._selves[key] = me
         moves = self._moves_for(run, shared, seat, me, pv.turn)
         if last is not None:
             if last.players is not players and last.players == players:
@@ -1054,11 +1088,15 @@ class Table:
         if me.allowed_skills:
             kinds.append(ACT)
         if run.said.get(seat, 0) < MAX_SAYS_PER_PHASE:
-            try:
-                if engine.message_receivers(seat):
-                    kinds.append(SAY)
-            except hr.GameError:
-                pass
+            speaks = shared.speaks.get(seat)
+            if speaks is None:
+                try:
+                    speaks = bool(engine.message_receivers(seat))
+                except hr.GameError:
+                    speaks = False
+                shared.speaks[seat] = speaks
+            if speaks:
+                kinds.append(SAY)
         if turn == seat:
             kinds.append(END_TURN)
             if shared.initiative:
@@ -1088,10 +1126,6 @@ def _why_final(m: LoggedMove) -> str:
     if m.draws:
         return "the last move drew at random and cannot be taken back"
     return "the last move has taken effect (it was resolved, or the phase moved on)"
-
-
-def _reader_order(who: str | None) -> tuple[int, str]:
-    return (1, "") if who is None else (0, who)
 
 
 def _visible(h: _Heard, who: str | None, every: frozenset[str]) -> bool:
