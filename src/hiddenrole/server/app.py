@@ -439,7 +439,11 @@ class Lobby:
                 yield data
 
         session = Session(self.hub, send, close, push_writer(ws.scope))
-        await session.run(frames())
+        # The session runs as a task of its own: each time a task resumes, Python re-enters every
+        # coroutine in its await chain, and under this endpoint that chain is a dozen frames of
+        # Starlette and uvicorn middleware, walked several times per move. Awaiting the task keeps
+        # the endpoint's lifetime (it ends with the session; cancelling it cancels the session).
+        await asyncio.get_running_loop().create_task(session.run(frames()))
 
 
 def _first_timeout(game: Game, s: TableSettings) -> float:
