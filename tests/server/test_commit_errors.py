@@ -63,3 +63,23 @@ def test_any_other_error_is_the_answer_and_is_not_retried(tmp_path: Path) -> Non
         assert store.table_info("t1").seq == 0
     finally:
         store.close()
+
+
+class _Silent(_Failing):
+    """A committer that never answers (a hung database)."""
+
+    def append_move_future(self, *args: Any, **kw: Any) -> Future[Appended] | None:
+        return Future()
+
+
+def test_a_store_that_never_answers_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waiter gets ``TimeoutError`` after ``COMMIT_TIMEOUT`` (the room then reloads from storage)."""
+    monkeypatch.setattr("hiddenrole.server.rooms.COMMIT_TIMEOUT", 0.05)
+    store = _Silent(tmp_path / "t.db", RuntimeError("unused"))
+    try:
+        new_table(store)
+        with pytest.raises(TimeoutError):
+            _append(store)
+        assert store.retries == 0
+    finally:
+        store.close()

@@ -13,6 +13,8 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, cast
 
+import pytest
+
 from hiddenrole.server.limits import MAX_OUTBOX_BYTES
 from hiddenrole.server.rooms import Hub
 from hiddenrole.server.serve import Running
@@ -163,3 +165,48 @@ def test_a_pushed_frame_is_the_frame_websockets_would_make() -> None:
     for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
         payload = bytes(ord("a") + i % 26 for i in range(n))
         assert b"".join(text_frame(payload)) == Frame(Opcode.TEXT, payload).serialize(mask=False), n
+
+
+def _burst(server: Running, n: int) -> list[dict[str, Any]]:
+    """Hello, then ``n`` pings sent at once (more than the inbox holds before it pauses reading)."""
+    table = create(server, "race", seats=2, timeout=600)["table"]
+    token = join(server, table, "p1")["token"]
+
+    async def go() -> list[dict[str, Any]]:
+        c = await Client.ws(server)
+        await c.send(type="hello", table=table, token=token)
+        got = [await c.recv()]
+        for _ in range(n):
+            await c.send(type="ping")
+        got += [await c.recv() for _ in range(n)]
+        await c.send(type="view")
+        got.append(await c.recv())
+        await c.close()
+        return got
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("inbox", [True, False], ids=["protocol-inbox", "plain-asgi"])
+def test_a_burst_of_messages_is_read_in_order_with_or_without_the_inbox(
+    server: Running, monkeypatch: pytest.MonkeyPatch, inbox: bool
+) -> None:
+    """Under ``serve`` a session reads the protocol's inbox (no ASGI receive); without the extension's
+    reader, through Starlette's ``receive``. Either way every message is answered, in order, and
+    reading resumes after the inbox paused it."""
+    from hiddenrole.server import pushws
+
+    opened: list[bool] = []
+    real = pushws.PushWebSocketProtocol.messages
+
+    def counting(self: pushws.PushWebSocketProtocol) -> Any:
+        opened.append(True)
+        return real(self)
+
+    monkeypatch.setattr(pushws.PushWebSocketProtocol, "messages", counting)
+    if not inbox:
+        monkeypatch.setattr("hiddenrole.server.app.push_messages", lambda scope: None)
+    n = 3 * pushws.INBOX_PAUSE
+    got = _burst(server, n)
+    assert [m["type"] for m in got] == ["welcome", *["pong"] * n, "view"]
+    assert opened == ([True] if inbox else [])

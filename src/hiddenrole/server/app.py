@@ -37,7 +37,7 @@ from .limits import (
     MAX_TIMEOUT,
     MIN_TIMEOUT,
 )
-from .pushws import push_writer
+from .pushws import push_messages, push_writer
 from .rooms import Hub, Room, TableSettings
 from .session import Session
 from .storage import FINISHED, OPEN, PLAYING, SeatUnavailable, Store, TableNotFound
@@ -438,8 +438,13 @@ class Lobby:
                     data = msg.get("bytes") or b""
                 yield data
 
+        direct = push_messages(ws.scope)  # hiddenrole serve: the protocol's own inbox, no ASGI receive
         session = Session(self.hub, send, close, push_writer(ws.scope))
-        await session.run(frames())
+        # The session runs as a task of its own: each time a task resumes, Python re-enters every
+        # coroutine in its await chain, and under this endpoint that chain is a dozen frames of
+        # Starlette and uvicorn middleware, walked several times per move. Awaiting the task keeps
+        # the endpoint's lifetime (it ends with the session; cancelling it cancels the session).
+        await asyncio.get_running_loop().create_task(session.run(frames() if direct is None else direct()))
 
 
 def _first_timeout(game: Game, s: TableSettings) -> float:

@@ -47,11 +47,22 @@ class Notice(NamedTuple):
 
 
 def _notice(n: HostNotice) -> Notice:
-    return Notice(n.version, tuple(e.to_dict() for e in n.events), tuple(c.to_dict() for c in n.chat))
+    events, chat = n.events, n.chat
+    return Notice(
+        n.version,
+        tuple([e.to_dict() for e in events]) if events else (),
+        tuple([c.to_dict() for c in chat]) if chat else (),
+    )
 
 
 MAX_BOARD_PARTS: Final = 512
 """Board pieces one table keeps the JSON of (a few per reader; the cache starts again when full)."""
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The same five board pieces, object for object (spelt out: a generator over ``zip`` cost
+    as much as the rest of a cache hit)."""
+    return a[0] is b[0] and a[1] is b[1] and a[2] is b[2] and a[3] is b[3] and a[4] is b[4]
 
 
 def _players_json(players: tuple[SeatPlayer, ...]) -> list[dict[str, Any]]:
@@ -194,7 +205,7 @@ class Game:
         key = (v.players, me, v.moves, v.data, v.outcome)
         last = self._boards.get(reader)
         scalars = (v.phase, v.round, v.turn, v.over)
-        if last is not None and all(a is b for a, b in zip(last[0], key, strict=True)):
+        if last is not None and _same(last[0], key):
             if last[1] == scalars:
                 return last[2]  # the reader's core was not rebuilt: the very same board (a cache hit costs no copy)
             # Only the phase, round, turn or end moved (a phase end, for most readers): the same pieces.

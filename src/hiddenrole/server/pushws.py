@@ -27,13 +27,15 @@ frames (debug), the frames go through ``send_text`` as before.
 
 from __future__ import annotations
 
+import asyncio
 import struct
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["PUSH_EXTENSION", "PushWebSocketProtocol", "Write", "push_writer", "text_frame"]
+__all__ = ["PUSH_EXTENSION", "PushWebSocketProtocol", "Write", "push_messages", "push_writer", "text_frame"]
 
 PUSH_EXTENSION = "hiddenrole.push"
 
@@ -61,14 +63,111 @@ def text_frame(payload: bytes) -> list[bytes]:
     return [_LONG.pack(_TEXT_FIN, 127, n), payload]
 
 
+INBOX_PAUSE: Final = 8
+"""Client messages the inbox holds before the protocol stops reading the socket (ASGI holds one)."""
+
+
+class _Queue(asyncio.Queue[Any]):
+    """uvicorn's ASGI receive queue, which also tells the protocol's inbox when the client is gone.
+
+    uvicorn queues ``websocket.disconnect`` from many places (a close frame, a lost connection,
+    a parser error, shutdown); watching the queue catches every one of them in one place.
+    """
+
+    def __init__(self, proto: PushWebSocketProtocol) -> None:
+        super().__init__()
+        self._proto = proto
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        if item.get("type") == "websocket.disconnect":
+            self._proto._gone = True
+            self._proto._wake_inbox()
+
+
 class PushWebSocketProtocol(WebSocketsSansIOProtocol):
     """``ws="websockets-sansio"`` with the push extension in every WebSocket scope."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = _Queue(self)
+        self._inbox: deque[str | bytes] | None = None
+        """Client messages not yet read, once the app reads them here (``messages``) instead of through ASGI."""
+        self._inbox_waiter: asyncio.Future[None] | None = None
+        self._gone = False
+        """uvicorn queued ``websocket.disconnect``: the client's messages end after those already received."""
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:
-            scope["extensions"][PUSH_EXTENSION] = {"write": self.write_frames}
+            scope["extensions"][PUSH_EXTENSION] = {"write": self.write_frames, "messages": self.messages}
+
+    # ------------------------------------------------------------------ receiving
+
+    def send_receive_event_to_app(self) -> None:
+        """A whole client message: into the inbox once the app reads there (else uvicorn's ASGI queue).
+
+        As uvicorn does: a message after the server's close is dropped, and a text message that is
+        not UTF-8 closes the connection with 1007.
+        """
+        inbox = self._inbox
+        if inbox is None:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return
+        msg: str | bytes = data
+        if self.curr_msg_data_type == "text":
+            try:
+                msg = data.decode()
+            except UnicodeDecodeError:
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        inbox.append(msg)
+        if len(inbox) >= INBOX_PAUSE and not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+        self._wake_inbox()
+
+    def _wake_inbox(self) -> None:
+        waiter = self._inbox_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def messages(self) -> AsyncIterator[str | bytes]:
+        """The client's messages, in order, until it disconnects: ASGI's ``websocket.receive`` without
+        the queue, Starlette and the ASGI receive in between (the app has accepted the connection).
+
+        Only the path differs: the same messages, in the same order, under the same size limit
+        (websockets' parser enforces ``ws_max_size``); reading pauses while ``INBOX_PAUSE`` wait.
+        """
+        inbox = self._inbox = deque()
+        while not self.queue.empty():  # what uvicorn queued before the switch comes first
+            item = self.queue.get_nowait()
+            if item["type"] == "websocket.receive":
+                text: str | None = item.get("text")
+                inbox.append(text if text is not None else item.get("bytes") or b"")
+        loop = asyncio.get_running_loop()
+        while True:
+            while inbox:
+                msg = inbox.popleft()
+                if self.read_paused and len(inbox) < INBOX_PAUSE and not self._gone:
+                    self.read_paused = False
+                    self.transport.resume_reading()
+                yield msg
+            if self._gone:
+                return
+            if self.read_paused:  # (uvicorn pauses after each message it queues for ASGI)
+                self.read_paused = False
+                self.transport.resume_reading()
+            waiter = self._inbox_waiter = loop.create_future()
+            await waiter
+            self._inbox_waiter = None
 
     def write_frames(self, payloads: Sequence[bytes]) -> int | None:
         """Frame and write ``payloads`` (the ASGI ``websocket.send`` of each, in one transport write)."""
@@ -94,3 +193,10 @@ def push_writer(scope: Any) -> Write | None:
     ext = scope.get("extensions") or {}
     found = ext.get(PUSH_EXTENSION)
     return None if found is None else found["write"]
+
+
+def push_messages(scope: Any) -> Callable[[], AsyncIterator[str | bytes]] | None:
+    """The push extension's reader of the client's messages (after ``accept``), if the server offers it."""
+    ext = scope.get("extensions") or {}
+    found = ext.get(PUSH_EXTENSION)
+    return None if found is None else found.get("messages")
