@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from .config import Config, PhaseConfig, PhaseStep, by_identity
 from .errors import InvalidPhase
-from .rules import Bound, Rules
+from .rules import Bound, Rules, base_of
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
 __all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "compiled"]
@@ -173,19 +173,31 @@ class CompiledRules:
     __slots__ = ("bound", "cfg", "compound", "paths", "plans", "resolver_names", "tables")
 
     def __init__(self, rules: Rules) -> None:
-        self.bound = Bound(rules)
-        cfg: Config = rules.config
-        self.cfg = cfg
-        shape = by_identity(_SHAPES, cfg, Shape)
-        for name in shape.tables:
-            if name not in self.bound.resolvers:
-                raise InvalidPhase(f"phase {name!r} has no resolver")
-        self.compound = shape.compound
-        self.tables = shape.tables
-        self.paths = shape.paths
-        self.plans = shape.plans
-        self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
-        """How errors name each phase's resolver (built once, not per call)."""
+        base = base_of(rules)
+        if base is None:
+            self.bound = Bound(rules)
+            cfg: Config = rules.config
+            self.cfg = cfg
+            shape = by_identity(_SHAPES, cfg, Shape)
+            for name in shape.tables:
+                if name not in self.bound.resolvers:
+                    raise InvalidPhase(f"phase {name!r} has no resolver")
+            self.compound = shape.compound
+            self.tables = shape.tables
+            self.paths = shape.paths
+            self.plans = shape.plans
+            self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
+            """How errors name each phase's resolver (built once, not per call)."""
+        else:
+            # A copy with another game setup (:meth:`Rules.with_game_setup`): the rest is the base's.
+            known = compiled(base)
+            self.bound = known.bound.with_game_setup(rules.game_setup)
+            self.cfg = known.cfg
+            self.compound = known.compound
+            self.tables = known.tables
+            self.paths = known.paths
+            self.plans = known.plans
+            self.resolver_names = known.resolver_names
 
 
 _SHAPES: dict[int, tuple[Callable[[], Any], Any]] = {}

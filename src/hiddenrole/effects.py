@@ -60,6 +60,12 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
     """A read-only copy of ``data`` with its keys sorted (for deterministic output)."""
     if not data:
         return EMPTY_MAP
+    if type(data) is dict and len(data) == 1:
+        # The common payload (a seat's one variable, an event's one field): nothing to sort.
+        one: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)
+        for k, v in one:
+            if type(k) is str and type(v) is str:
+                return MappingProxyType({k: v})
     if type(data) is not dict and not isinstance(data, Mapping):  # a dict first: Mapping is an ABC check
         raise InvalidArgument("expected a mapping of str to str")
     entries: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)

@@ -24,6 +24,7 @@ from .vocab import Camp, PhaseType, RoleType, SkillType
 
 __all__ = [
     "Rules",
+    "base_of",
     "Resolver",
     "VictoryChecker",
     "RoleSetup",
@@ -217,6 +218,25 @@ class Rules:
         # value per deal on a shared Config (One Night's centre) validates the Config once.
         by_identity(_VALID_CONFIGS, self.config, _validated)
 
+    def with_game_setup(self, game_setup: GameSetupLike | None) -> Rules:
+        """A copy with ``game_setup`` in place of this value's: what a game whose rules differ
+        per deal only in what the start lays (One Night's centre cards) builds for each deal.
+
+        Everything else was checked with this value, so the copy skips ``__post_init__``, and
+        the engine derives the copy's compiled form from this value's (:func:`base_of`): a new
+        deal costs one game setup, not a whole ruleset. Equal to the Rules value built afresh.
+        """
+        if game_setup is not None:
+            _fn(game_setup, "setup", "game setup")
+        base = base_of(self)
+        root = self if base is None else base
+        copy: Rules = object.__new__(Rules)
+        for name in _FIELD_NAMES:
+            object.__setattr__(copy, name, getattr(self, name))
+        object.__setattr__(copy, "game_setup", game_setup)
+        by_identity(_BASES, copy, lambda _: root)
+        return copy
+
     def with_interceptors(self, *interceptors: InterceptorLike) -> Rules:
         """A copy with ``interceptors`` appended after the existing ones (run in order)."""
         return dataclasses.replace(self, interceptors=(*self.interceptors, *interceptors))
@@ -225,6 +245,22 @@ class Rules:
     def key(self) -> tuple[str, str]:
         """``(name, version)`` as recorded in snapshots and logs."""
         return (self.name, self.version)
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
+
+_BASES: dict[int, tuple[Callable[[], Any], Any]] = {}
+"""The value each :meth:`Rules.with_game_setup` copy was made from (by identity, dropped with the copy)."""
+
+
+def base_of(rules: Rules) -> Rules | None:
+    """The value ``rules`` was copied from by :meth:`Rules.with_game_setup` (the first, for a
+    copy of a copy), else ``None``: the two differ in their game setup alone."""
+    hit = _BASES.get(id(rules))
+    if hit is None or hit[0]() is not rules:
+        return None
+    base: Rules = hit[1]
+    return base
 
 
 class Bound:
@@ -260,6 +296,14 @@ class Bound:
         self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
         self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
         self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")
+
+    def with_game_setup(self, game_setup: GameSetupLike | None) -> Bound:
+        """A copy whose game setup is ``game_setup`` (see :meth:`Rules.with_game_setup`)."""
+        copy: Bound = object.__new__(Bound)
+        for name in Bound.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.game_setup = None if game_setup is None else _fn(game_setup, "setup", "game setup")
+        return copy
 
 
 _VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}

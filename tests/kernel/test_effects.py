@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hiddenrole as hr
-from hiddenrole.effects import kernel_entry
+from hiddenrole.effects import frozen_map, kernel_entry
 
 from .conftest import board_of, game, phase, step
 
@@ -151,6 +151,20 @@ def test_effect_data_is_read_only() -> None:
     e = hr.Effect("SEEN").with_data("a", "1")
     with pytest.raises(TypeError):
         e.data["a"] = "2"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("data", [{"a": "1"}, {"b": "2", "a": "1"}], ids=["one entry", "two entries"])
+def test_frozen_map_is_a_sorted_read_only_copy_of_the_callers_dict(data: dict[str, str]) -> None:
+    frozen = frozen_map(data)
+    data["a"] = "changed"
+    assert type(frozen) is MappingProxyType and frozen["a"] == "1"
+    assert list(frozen) == sorted(frozen)
+
+
+@pytest.mark.parametrize("data", [{"a": 1}, {1: "a"}], ids=["value", "key"])
+def test_frozen_map_refuses_a_wrongly_typed_entry(data: Any) -> None:
+    with pytest.raises(hr.InvalidArgument):
+        frozen_map(data)
 
 
 def test_cancel_returns_a_vetoed_copy() -> None:

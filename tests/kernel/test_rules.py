@@ -276,6 +276,45 @@ def test_with_interceptors_appends_in_order_and_leaves_the_original_alone() -> N
     assert seen == ["a"]
 
 
+def _laying(value: str) -> Callable[[hr.GameView], list[hr.Effect]]:
+    def setup(view: hr.GameView) -> list[hr.Effect]:
+        return [hr.set_var(hr.GAME, "laid", value)]
+
+    return setup
+
+
+def test_with_game_setup_runs_its_own_setup_and_equals_the_value_built_afresh() -> None:
+    base = mini_rules()
+    engine = started_mini(base)  # the base compiled first: its copies derive their compiled form from it
+    assert engine.var(hr.GAME, "laid") == ""
+    first = base.with_game_setup(_laying("one"))
+    second = first.with_game_setup(_laying("two"))  # a copy of a copy: derived from the base too
+    assert hr.rules.base_of(first) is base and hr.rules.base_of(second) is base and hr.rules.base_of(base) is None
+    assert started_mini(first).var(hr.GAME, "laid") == "one"
+    assert started_mini(second).var(hr.GAME, "laid") == "two"
+    assert started_mini(base).var(hr.GAME, "laid") == ""
+    assert first == dataclasses.replace(base, game_setup=first.game_setup)
+    assert first.game_setup is not base.game_setup and first.resolvers is base.resolvers
+    bare = base.with_game_setup(None)
+    assert started_mini(bare).var(hr.GAME, "laid") == ""
+    # Everything but the setup is the base's: its phases, resolvers and victory play the same game.
+    for rules in (base, first):
+        g = play_until_hunter_detour_under(rules)
+        assert g.status().phase == SHOOT
+
+
+def play_until_hunter_detour_under(rules: hr.Rules) -> hr.Engine:
+    engine = started_mini(rules)
+    engine.submit("w1", KILL, ["h1"])
+    engine.end_phase()
+    return engine
+
+
+def test_with_game_setup_refuses_a_setup_that_cannot_run() -> None:
+    with pytest.raises(hr.InvalidConfig):
+        mini_rules().with_game_setup(object())  # type: ignore[arg-type]
+
+
 def test_interceptors_given_as_a_list_keep_their_order() -> None:
     seen: list[str] = []
     order = [_tagger(t, seen) for t in "zyx"]

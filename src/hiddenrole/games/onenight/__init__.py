@@ -265,6 +265,13 @@ def rules(center: Sequence[hr.RoleType], *, minion_clause: bool = False) -> hr.R
 
 @functools.lru_cache(maxsize=4096)
 def _rules(center: tuple[hr.RoleType, hr.RoleType, hr.RoleType], minion_clause: bool) -> hr.Rules:
+    # Only the centre differs between deals: each deal's rules are the variant's with its own setup.
+    return _variant(minion_clause).with_game_setup(GameSetup(center))
+
+
+@functools.cache
+def _variant(minion_clause: bool) -> hr.Rules:
+    """The rules of a variant with no centre laid (never played: :func:`_rules` lays one)."""
     return hr.Rules(
         CONFIG,
         name=NAME,
@@ -272,7 +279,6 @@ def _rules(center: tuple[hr.RoleType, hr.RoleType, hr.RoleType], minion_clause: 
         resolvers=RESOLVERS,
         victory=check_victory_with_minion_clause if minion_clause else check_victory,
         role_setup={r: card_setup for r in ROLES},
-        game_setup=GameSetup(center),
         role_info={r: role_info for r in ROLES},
         audience=audience,
         teammates=teammates,
