@@ -200,12 +200,7 @@ class WebSocket(asyncio.Protocol):
             self.close_reason = payload[2:].decode(errors="replace")
         if not self._close_sent:  # the server began it: answer, then the server closes TCP
             self._write(OP_CLOSE, payload[:2])
-        self._closed = True
-        if not self._close_seen.done():
-            self._close_seen.set_result(None)
-        if self._transport is not None:
-            self._transport.close()
-        self._wake()
+        self._finish(abort=False)
 
     def _fail(self, err: ProtocolError) -> None:
         """A protocol error: close with 1002 and make every waiter raise ``err``'s message as :class:`Closed`."""
@@ -213,11 +208,21 @@ class WebSocket(asyncio.Protocol):
         if self._open and not self._close_sent:
             with contextlib.suppress(Closed):
                 self._write(OP_CLOSE, _SHORT.pack(1002))
-        self._closed = True
         if not self._handshake.done():
             self._handshake.set_exception(err)
+        self._finish(abort=True)
+
+    def _finish(self, *, abort: bool) -> None:
+        """The connection is over: nothing more is read, waiters are woken, the socket is closed
+        (``abort``: at once, dropping what is unsent, after a protocol error)."""
+        self._closed = True
+        if not self._close_seen.done():
+            self._close_seen.set_result(None)
         if self._transport is not None:
-            self._transport.abort()
+            if abort:
+                self._transport.abort()
+            else:
+                self._transport.close()
         self._wake()
 
     def _wake(self) -> None:

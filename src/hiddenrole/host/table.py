@@ -938,10 +938,10 @@ class Table:
                     if e is None:
                         e = stamped[(i, at)] = _seen(fresh[i], at)
                     events.append(e)
-                if line is not None and hears:
+                if said is not None and hears:
                     c = lines.get(at)
                     if c is None:
-                        c = lines[at] = ChatLine(at, line.sender, line.content, line.phase, line.round)
+                        c = lines[at] = _line(said, at)
                     chat.append(c)
             got = reader.update(core, events, chat)
             if got is None:

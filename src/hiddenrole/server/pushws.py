@@ -188,15 +188,19 @@ class PushWebSocketProtocol(WebSocketsSansIOProtocol):
         return int(self.transport.get_write_buffer_size())
 
 
-def push_writer(scope: Any) -> Write | None:
+def _extension(scope: Any) -> dict[str, Any] | None:
     """The scope's push extension, if the server offers it."""
-    ext = scope.get("extensions") or {}
-    found = ext.get(PUSH_EXTENSION)
+    found: dict[str, Any] | None = (scope.get("extensions") or {}).get(PUSH_EXTENSION)
+    return found
+
+
+def push_writer(scope: Any) -> Write | None:
+    """The push extension's writer of frames, if the server offers it."""
+    found = _extension(scope)
     return None if found is None else found["write"]
 
 
 def push_messages(scope: Any) -> Callable[[], AsyncIterator[str | bytes]] | None:
     """The push extension's reader of the client's messages (after ``accept``), if the server offers it."""
-    ext = scope.get("extensions") or {}
-    found = ext.get(PUSH_EXTENSION)
+    found = _extension(scope)
     return None if found is None else found.get("messages")
