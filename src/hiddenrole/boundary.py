@@ -9,7 +9,7 @@ primitives reach nobody; roles are shown only for self and teammates).
 from __future__ import annotations
 
 from .effects import Effect, Event, checked_effect, checked_event
-from .enginebase import REENTRY, EventHandler, MessageHandler, ids_from
+from .enginebase import REENTRY, EventHandler, MessageHandler
 from .errors import InvalidArgument, MessageNotAllowed, PlayerDead, ReentrantCall
 from .views import Message, PlayerInfo, PlayerView, SelfInfo
 from .vocab import INTERNAL_EVENTS, VAR_CAMP
@@ -31,11 +31,20 @@ class Boundary(WhoActs):
             return self._teammates(self._player(player_id).id)
 
     def player_view(self, player_id: str) -> PlayerView:
-        """Everything ``player_id`` may see now. Roles are shown only for self and teammates."""
+        """Everything ``player_id`` may see now. Roles are shown only for self and teammates.
+
+        A view is a function of the board and the seat's own waiting submissions (the
+        providers it asks are pure), so it is kept per seat until either changes, as the
+        seat's allowed skills are.
+        """
         self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
+            if type(player_id) is str:
+                kept = self._views.get(player_id)
+                if kept is not None:
+                    return kept
             s = self._state
             p = s.players.get(player_id) if type(player_id) is str else None
             if p is None:
@@ -45,7 +54,7 @@ class Boundary(WhoActs):
             allowed = self._allowed(p)
             # Built as tuples directly: a NamedTuple's generated __new__ is one more Python call each.
             me = _new(SelfInfo, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
-            return _new(
+            view: PlayerView = _new(
                 PlayerView,
                 (
                     pid,
@@ -60,6 +69,8 @@ class Boundary(WhoActs):
                     self._limits(pid, allowed),
                 ),
             )
+            self._views[pid] = view
+            return view
         finally:
             self._lock.release()
 
@@ -81,26 +92,36 @@ class Boundary(WhoActs):
             got = self._call(fn, event, self._view)
             if got is None:
                 return None
-            players = self._state.players
-            return tuple(sorted({i for i in ids_from(got, "audience provider") if i in players}))
+            return self._seated(got, "audience provider")
 
     # ------------------------------------------------------------------ speech
 
     def message_receivers(self, sender_id: str) -> tuple[str, ...]:
         """Who would hear ``sender_id`` now. Without a speech rule: every living player."""
-        with self._lock:
-            self._guard()
-            return self._receivers(self._player(sender_id))
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
+            p = self._state.players.get(sender_id) if type(sender_id) is str else None
+            if p is None:
+                p = self._player(sender_id)  # raises unless a str subclass names a player
+            return self._receivers(p)
+        finally:
+            self._lock.release()
 
     def _receivers(self, p: PlayerInfo) -> tuple[str, ...]:
         fn = self._b.speech
         if fn is None:
             if not p.alive:
                 raise PlayerDead(f"{p.id!r} is eliminated and cannot speak")
-            return tuple(q.id for q in self._state.alive_players())
-        got = ids_from(self._call(fn, p.id, self._view), "speech provider")
-        players = self._state.players
-        return tuple(sorted({i for i in got if i in players}))
+            return self._state.alive_ids()
+        got = self._call(fn, p.id, self._view)
+        if not got:
+            return ()  # the sender cannot speak now
+        alive = self._state.alive_ids()
+        if got == alive:
+            return alive  # the common answer, every living player: already sorted, unique and seated
+        return self._seated(got, "speech provider")
 
     def send_message(self, sender_id: str, content: str) -> Message:
         """Deliver a chat line to the receivers the speech rule allows (not logged)."""

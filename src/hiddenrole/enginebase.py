@@ -19,7 +19,7 @@ from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, 
 from .persistence import EncodedEffects
 from .rules import Rules
 from .state import GameView, State
-from .views import Message, PlayerInfo, Status
+from .views import Message, PlayerInfo, PlayerView, Status
 from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
@@ -46,6 +46,7 @@ class EngineBase:
         "_in_ext",
         "_lock",
         "_log",
+        "_mates",
         "_message_handlers",
         "_now",
         "_outbox",
@@ -60,6 +61,7 @@ class EngineBase:
         "_usable",
         "_victory",
         "_view",
+        "_views",
         "rules",
     )
 
@@ -107,6 +109,11 @@ class EngineBase:
         self._gates: dict[str, dict[SkillType, str | frozenset[str] | None]] = {}
         """Per player, per skill: the rules' ``usable`` answer for this board and the player's
         own waiting submissions."""
+        self._mates: dict[str, tuple[str, ...]] = {}
+        """Per player: the teammates the rules show them on this board (a player view and
+        phase info ask for them every time; the provider sees the board only)."""
+        self._views: dict[str, PlayerView] = {}
+        """Per player: their :meth:`player_view` for this board and their own waiting submissions."""
 
     def _board_changed(self) -> None:
         """Forget every answer computed from the board. Called by each step that may change it
@@ -118,16 +125,22 @@ class EngineBase:
             self._now.clear()
         if self._gates:
             self._gates.clear()
+        if self._mates:
+            self._mates.clear()
+        if self._views:
+            self._views.clear()
 
     def _seat_changed(self, player_id: str) -> None:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
         waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
         # ``in`` + ``del``, not ``pop(id, None)``: mypyc compiles that pop into a generic method call.
-        now, gates = self._now, self._gates
+        now, gates, views = self._now, self._gates, self._views
         if player_id in now:
             del now[player_id]
         if player_id in gates:
             del gates[player_id]
+        if player_id in views:
+            del views[player_id]
 
     # ------------------------------------------------------------------ plumbing
 

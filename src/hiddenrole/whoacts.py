@@ -23,6 +23,9 @@ from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
 
 __all__ = ["NOT_USABLE", "NO_TARGET_NOW", "WhoActs", "frozen_tuple_map"]
 
+_new = tuple.__new__
+"""Builds a NamedTuple answer without its generated ``__new__`` (a Python frame)."""
+
 NOT_USABLE = "the rules do not allow it now"
 """Reason given when a ``usable`` provider refuses with an empty string."""
 NO_TARGET_NOW = "no target is allowed now"
@@ -266,22 +269,26 @@ class WhoActs(EngineBase):
 
     def readiness(self) -> Readiness:
         """Who still owes an action; advice only (ending the phase is never refused)."""
-        with self._lock:
-            self._guard()
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
             pending_uses = self._pending
-            acted = tuple(sorted({u.player_id for u in pending_uses}))
+            acted = tuple(sorted({u.player_id for u in pending_uses})) if pending_uses else ()
             pend: list[PendingAction] = []
             opt: list[PendingAction] = []
             ready = True
             players = s.players
             table = self._table()
             if table.queued:
+                # The turn holder's answer (a host asks it after every turn), built as tuples directly.
                 if not s.turns:
-                    return Readiness(s.phase, s.round, True, (), (), acted, "", s.delayed)
+                    return _new(Readiness, (s.phase, s.round, True, (), (), acted, "", s.delayed))
                 head = players[s.turns[0]]
-                pend = [PendingAction(head.id, head.role, k) for k in self._allowed(head) if k not in table.out_of_turn]
-                return Readiness(s.phase, s.round, False, tuple(pend), (), acted, head.id, s.delayed)
+                hid, role, out_of_turn = head.id, head.role, table.out_of_turn
+                owed = tuple([_new(PendingAction, (hid, role, k)) for k in self._allowed(head) if k not in out_of_turn])
+                return _new(Readiness, (s.phase, s.round, False, owed, (), acted, hid, s.delayed))
             for req in table.requirements:
                 actors = self._actors_for(req.role)
                 if not actors:
@@ -291,14 +298,14 @@ class WhoActs(EngineBase):
                 if not missing:
                     continue
                 if self._usable is None:
-                    actions = [PendingAction(a, players[a].role, req.skill) for a in missing]
+                    actions = [_new(PendingAction, (a, players[a].role, req.skill)) for a in missing]
                 else:
                     # A seat is asked only for a skill the rules let it use now (the first, in step order).
                     actions = []
                     for a in missing:
                         live = [k for k in req.order if not isinstance(self._gate(a, k), str)]
                         if live:
-                            actions.append(PendingAction(a, players[a].role, live[0]))
+                            actions.append(_new(PendingAction, (a, players[a].role, live[0])))
                     if not actions:
                         continue
                 if not req.required:
@@ -306,7 +313,9 @@ class WhoActs(EngineBase):
                 elif req.multiple or not any(a in done for a in actors):
                     pend.extend(actions)
                     ready = False
-            return Readiness(s.phase, s.round, ready, tuple(pend), tuple(opt), acted)
+            return _new(Readiness, (s.phase, s.round, ready, tuple(pend), tuple(opt), acted, "", ()))
+        finally:
+            self._lock.release()
 
     def phase_info(self) -> PhaseInfo:
         """God view of the phase for a moderator: steps, active roles, who and what."""
@@ -343,15 +352,23 @@ class WhoActs(EngineBase):
     # ------------------------------------------------------------------ what a seat knows of others
 
     def _teammates(self, player_id: str) -> tuple[str, ...]:
+        """The teammates provider's answer, seated players other than ``player_id``, sorted
+        (kept per seat until the board changes: views and phase info ask every time)."""
+        got = self._mates.get(player_id)
+        if got is not None:
+            return got
         fn = self._b.teammates
         if fn is None:
             return ()
         raw = self._call(fn, player_id, self._view)
-        if not raw:
-            return ()  # the common answer: nobody
-        got = ids_from(raw, "teammates provider")
+        got = self._seated(raw, "teammates provider", player_id) if raw else ()  # () the common answer: nobody
+        self._mates[player_id] = got
+        return got
+
+    def _seated(self, raw: Any, who: str, but: str = "") -> tuple[str, ...]:
+        """A provider's answer as the seated players it names (less ``but``), sorted and unique."""
         players = self._state.players
-        return tuple(sorted({i for i in got if i in players and i != player_id}))
+        return tuple(sorted({i for i in ids_from(raw, who) if i in players and i != but}))
 
     def _role_info(self, p: PlayerInfo) -> Any:
         fn = self._b.role_info.get(p.role)

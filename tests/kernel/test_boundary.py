@@ -177,6 +177,30 @@ def test_asymmetric_teammates_reveal_one_way_only() -> None:
     assert _roles_seen(engine, "w1") == {"w1": WOLF}
 
 
+def test_teammates_follow_the_board_and_are_asked_once_per_board() -> None:
+    """The kernel keeps each seat's teammates until the board changes: a change of the
+    board that changes the provider's answer reaches the view, phase info and ``teammates``."""
+    asked: list[str] = []
+
+    def by_camp(pid: str, view: hr.GameView) -> tuple[str, ...]:
+        asked.append(pid)
+        me = view.player(pid)
+        camp = me.vars.get(hr.VAR_CAMP) if me is not None else None
+        return tuple(p.id for p in view.all_players() if p.vars.get(hr.VAR_CAMP) == camp == WOLF)
+
+    engine = started_mini(mini_rules(teammates=by_camp))
+    assert engine.teammates("v1") == ()
+    assert engine.player_view("v1").teammates == ()
+    assert asked.count("v1") == 1
+    engine.apply(hr.set_var(hr.GAME.of("v1"), hr.VAR_CAMP, WOLF))
+    assert engine.player_view("v1").teammates == ("w1", "w2")
+    assert engine.teammates("w1") == ("v1", "w2")
+    assert engine.player_view("w1").teammates == ("v1", "w2")
+    info = engine.phase_info()
+    assert all(r.teammates.get("w1", ("v1", "w2")) == ("v1", "w2") for r in info.roles.values())
+    assert asked.count("v1") == 2
+
+
 def test_without_teammate_provider_only_self_is_revealed() -> None:
     engine = started_mini(mini_rules(teammates=None))
     for pid, role in ROSTER:
@@ -368,6 +392,33 @@ def test_speech_provider_decides_who_hears_including_the_dead() -> None:
     engine.send_message("v1", "the dead may speak when the rules say so")
     assert got == [("v1", ("s1", "v1"))]
     assert engine.message_receivers("w1") == ()
+
+
+@pytest.mark.parametrize("how", ["as is", "reversed", "twice", "with the dead", "as a list"])
+def test_speech_answers_are_seated_sorted_and_unique(how: str) -> None:
+    """The answer "every living player" is taken as it is only when it is exactly that tuple."""
+
+    def speech(sender: str, view: hr.GameView) -> Any:
+        alive = tuple(p.id for p in view.alive_players())
+        everyone = view.player_ids()
+        return {
+            "as is": alive,
+            "reversed": alive[::-1],
+            "twice": alive + alive,
+            "with the dead": (*everyone[::-1], "ghost"),
+            "as a list": list(alive),
+        }[how]
+
+    engine = started_mini(mini_rules(speech=speech))
+    engine.submit("w1", KILL, ["v1"])
+    engine.end_phase()
+    living = engine.alive_player_ids()
+    expected = tuple(sorted(engine.player_ids())) if how == "with the dead" else living
+    assert engine.message_receivers("w1") == expected
+    got: list[tuple[str, ...]] = []
+    engine.on_message(lambda m, r: got.append(r))
+    engine.send_message("w1", "hi")
+    assert got == [expected]
 
 
 @pytest.mark.parametrize("answer", [(), None, ("ghost",)])

@@ -32,7 +32,7 @@ from typing import Any
 import hiddenrole as hr
 
 from .checks import differences, plain
-from .core import Game, Invariant, InvariantError, Observation
+from .core import ChatScript, Game, Invariant, InvariantError, Observation
 from .policy import choose_targets, find_step
 from .spec import LeakCheck, Report, Spec
 
@@ -197,6 +197,7 @@ class _Observer:
 
     def __init__(self, leaks: LeakCheck, side: frozenset[str]) -> None:
         self.side = sorted(side)
+        self.side_set = side
         self.redact = _redactor(leaks)
         self.eager = any(p.redact is not None for p in leaks.public)
         self.raw: list[tuple[int, str, str, hr.PhaseType, Any]] = []
@@ -275,6 +276,7 @@ class _Deal:
     def __init__(self, spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str) -> None:
         self.spec, self.leaks, self.game, self.seed, self.viewer = spec, leaks, game, seed, viewer
         self.obs = _Observer(leaks, side)
+        self.speakers = sorted(pid for pid, _ in game.seats)
         self.steps = spec.max_steps if leaks.max_steps is None else min(spec.max_steps, leaks.max_steps)
         self.step = 0
         self.done = False
@@ -321,7 +323,7 @@ class _Deal:
         for pid in obs.side:
             obs.add(step, pid, "view", status.phase, views[pid])
         if self.leaks.chat is not None:
-            _chat(engine, self.leaks, obs, game, status, step)
+            _chat(engine, self.leaks.chat, obs, self.speakers, status, step)
         if engine.readiness().turn:
             _take_turns(engine, game, obs, self.seed, self.viewer, step)
         else:
@@ -373,37 +375,38 @@ def _compare_as_played(a: _Deal, b: _Deal) -> _Problem | None:
         b.advance()
 
 
-def _chat(engine: hr.Engine, leaks: LeakCheck, obs: _Observer, game: Game, status: hr.Status, step: int) -> None:
-    chat = leaks.chat
-    assert chat is not None
-    for pid, _ in sorted(game.seats):
-        line = chat(pid, status.phase, status.round)
+def _chat(
+    engine: hr.Engine, chat: ChatScript, obs: _Observer, speakers: list[str], status: hr.Status, step: int
+) -> None:
+    """Every seat (``speakers``, sorted) says its line; the side's own lines are sent.
+
+    A line from outside the side: only whether it reaches a side seat is observed.
+    ``message_receivers`` answers what ``send_message`` would deliver to (the same rule,
+    without building and raising the refusal a silenced seat's line costs), and the
+    message is built only when a side seat hears it.
+    """
+    phase, round_ = status.phase, status.round
+    side = obs.side_set
+    receivers_of = engine.message_receivers
+    for pid in speakers:
+        line = chat(pid, phase, round_)
         if line is None:
             continue
-        if pid not in obs.side:
-            _overhear(engine, obs, pid, hr.Message(pid, line, status.phase, status.round))
+        if pid not in side:
+            try:
+                receivers = receivers_of(pid)
+            except hr.GameError:
+                continue
+            if not side.isdisjoint(receivers):
+                obs.on_message(hr.Message(pid, line, phase, round_), receivers)
             continue
         try:
             engine.send_message(pid, line)
             result = "ok"
         except hr.GameError as exc:
             result = exc.code
-        obs.add(step, pid, "speak", status.phase, result)
+        obs.add(step, pid, "speak", phase, result)
     obs.flush_messages(step)
-
-
-def _overhear(engine: hr.Engine, obs: _Observer, sender: str, message: hr.Message) -> None:
-    """A line from outside the side: only whether it reaches a side seat is observed.
-
-    ``message_receivers`` answers what ``send_message`` would deliver to (the same rule,
-    without building and raising the refusal a silenced seat's line costs).
-    """
-    try:
-        receivers = engine.message_receivers(sender)
-    except hr.GameError:
-        return
-    if any(pid in receivers for pid in obs.side):
-        obs.on_message(message, receivers)
 
 
 def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, seed: int, viewer: str, step: int) -> None:
