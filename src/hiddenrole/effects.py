@@ -360,7 +360,23 @@ def checked_effect(e: object, who: str, *, logged: bool = False) -> Effect:
 
 
 def checked_event(ev: object, who: str) -> Event:
-    """``ev`` as a well-typed :class:`Event` (every field), or :class:`InvalidArgument`."""
+    """``ev`` as a well-typed :class:`Event` (every field), or :class:`InvalidArgument`.
+
+    The first test is the common case (an event the engine published, handed back to
+    ``audience_of``) in one expression, as in :func:`_checked`."""
+    if type(ev) is Event:
+        raw: tuple[Any, ...] = ev
+        kind, source, target, data, canceled, reason = raw
+        if (
+            type(kind) is str
+            and kind
+            and type(source) is str
+            and type(target) is str
+            and type(reason) is str
+            and type(canceled) is bool
+            and _is_clean_map(data)
+        ):
+            return ev
     if not isinstance(ev, Event):
         raise InvalidArgument(f"{who} needs an Event, got {type(ev).__name__}")
     for name in ("type", "source", "target", "reason"):
@@ -368,8 +384,8 @@ def checked_event(ev: object, who: str) -> Event:
             raise InvalidArgument(f"{who}: event {name} must be a str, got {getattr(ev, name)!r}")
     if not ev.type:
         raise InvalidArgument(f"{who}: event type must be a non-empty str")
-    raw: Any = ev  # fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError)
-    if type(raw.canceled) is not bool:
+    untyped: Any = ev  # fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError)
+    if type(untyped.canceled) is not bool:
         raise InvalidArgument(f"{who}: event canceled must be a bool")
     if not _is_clean_map(ev.data):
         if not isinstance(ev.data, Mapping):

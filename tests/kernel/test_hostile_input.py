@@ -138,6 +138,7 @@ def test_readers_raise_no_untyped_key_error_after_a_restore() -> None:
         hr.Event("NOTE", data=[("k", "v")]),  # type: ignore[arg-type]
         hr.Event("NOTE", data={"k": 1}),  # type: ignore[dict-item]
         hr.Event("NOTE", canceled="no"),  # type: ignore[arg-type]
+        hr.Event("NOTE", reason=3),  # type: ignore[arg-type]
         hr.Event(""),
         hr.Effect("NOTE", source=["p1"]),  # type: ignore[arg-type]
     ],

@@ -324,8 +324,10 @@ class _Deal:
             obs.add(step, pid, "view", status.phase, views[pid])
         if self.leaks.chat is not None:
             _chat(engine, self.leaks.chat, obs, self.speakers, status, step)
-        if engine.readiness().turn:
-            _take_turns(engine, game, obs, self.seed, self.viewer, step)
+        # Whose turn it is: every view carries it (what readiness().turn answers; chat changes nothing).
+        turn = views[obs.side[0]].turn
+        if turn:
+            _take_turns(engine, game, obs, turn, self.seed, self.viewer, step)
         else:
             for pid in obs.side:
                 _side_act(engine, game, obs, views[pid], self.seed, self.viewer, step)
@@ -409,14 +411,15 @@ def _chat(
     obs.flush_messages(step)
 
 
-def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, seed: int, viewer: str, step: int) -> None:
-    """A turn-ordered phase: side seats act when their turn comes; every other seat
-    abstains by passing its turn at once, so the side's turns do come round."""
-    for _ in range(8 * len(game.seats)):
-        turn = engine.readiness().turn
+def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, turn: str, seed: int, viewer: str, step: int) -> None:
+    """A turn-ordered phase, ``turn`` holding the turn: side seats act when their turn comes;
+    every other seat abstains by passing its turn at once, so the side's turns do come round."""
+    for n in range(8 * len(game.seats)):
+        if n:
+            turn = engine.readiness().turn
         if not turn:
             return
-        if turn in obs.side:
+        if turn in obs.side_set:
             _side_act(engine, game, obs, engine.player_view(turn), seed, viewer, step)
             if engine.readiness().turn != turn:
                 continue
