@@ -44,6 +44,7 @@ class EngineBase:
         "_gates",
         "_icpts",
         "_in_ext",
+        "_infos",
         "_lock",
         "_log",
         "_mates",
@@ -112,6 +113,8 @@ class EngineBase:
         self._mates: dict[str, tuple[str, ...]] = {}
         """Per player: the teammates the rules show them on this board (a player view and
         phase info ask for them every time; the provider sees the board only)."""
+        self._infos: dict[str, Any] = {}
+        """Per player: their role's private info on this board (views and phase info show it)."""
         self._views: dict[str, PlayerView] = {}
         """Per player: their :meth:`player_view` for this board and their own waiting submissions."""
 
@@ -127,6 +130,8 @@ class EngineBase:
             self._gates.clear()
         if self._mates:
             self._mates.clear()
+        if self._infos:
+            self._infos.clear()
         if self._views:
             self._views.clear()
 

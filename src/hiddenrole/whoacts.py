@@ -371,10 +371,15 @@ class WhoActs(EngineBase):
         return tuple(sorted({i for i in ids_from(raw, who) if i in players and i != but}))
 
     def _role_info(self, p: PlayerInfo) -> Any:
+        """The role's private info for ``p`` (kept per seat until the board changes, as teammates are)."""
+        got = self._infos.get(p.id)
+        if got is not None:
+            return got
         fn = self._b.role_info.get(p.role)
         if fn is None:
             return EMPTY_MAP
-        return frozen_map(self._call(fn, p.id, self._view))
+        got = self._infos[p.id] = frozen_map(self._call(fn, p.id, self._view))
+        return got
 
 
 def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:

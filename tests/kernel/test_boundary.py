@@ -235,6 +235,25 @@ def test_role_info_comes_only_from_the_roles_own_provider() -> None:
     assert asked == []
 
 
+def test_role_info_follows_the_board_and_is_asked_once_per_board() -> None:
+    asked: list[str] = []
+
+    def seer_info(pid: str, view: hr.GameView) -> dict[str, str]:
+        asked.append(pid)
+        return {"saw": view.var(hr.GAME.of(pid), "saw_w1")}
+
+    engine = started_mini(mini_rules(role_info={SEER: seer_info}))
+    assert dict(engine.player_view("s1").role_info) == {"saw": ""}
+    engine.phase_info()
+    assert asked == ["s1"]
+    engine.apply(hr.set_var(hr.GAME.of("s1"), "saw_w1", WOLF))
+    assert [dict(r.role_info["s1"]) for r in engine.phase_info().roles.values() if "s1" in r.role_info] == [
+        {"saw": WOLF}
+    ]
+    assert dict(engine.player_view("s1").role_info) == {"saw": WOLF}
+    assert asked == ["s1", "s1"]
+
+
 def test_role_info_is_read_only() -> None:
     engine = started_mini()
     info = engine.player_view("s1").role_info

@@ -117,8 +117,9 @@ class _GameRun:
         self.recorder = _EventRecorder()
         self.clone_recorder = _EventRecorder()
         self.previous_round = 0
-        self.snapshot_log = GrowingLog()
         self.log_json = GrowingLog()
+        """The log's JSON round trip, shared by B (the log) and A (the snapshot's log): each
+        entry is encoded and decoded once, by whichever check meets it first."""
         self.schedule = ReplaySchedule()
         self.replayed = False
         self._pre_checked: tuple[str, int] | None = None
@@ -211,8 +212,9 @@ class _GameRun:
     ) -> Behaviour:
         return self._guarded(partial(behaviour, engine), what, invariant)
 
-    def check_who_acts_and_stable(self, b: Behaviour | None = None) -> Behaviour:
-        """C and D on the live engine; returns its behaviour (each seat's view built once) for A.
+    def check_who_acts_and_stable(self, b: Behaviour | None = None) -> tuple[Behaviour, hr.Snapshot]:
+        """C and D on the live engine; returns its behaviour (each seat's view built once) and
+        snapshot (the second of D's two) for A.
 
         D asks every cheap question again (status, allowed skills, readiness, phase
         info, pending, snapshot) and one seat's view, a different seat each step; a
@@ -229,9 +231,10 @@ class _GameRun:
         d = behaviour_diff(b, again)
         if d:
             self.fail(Invariant.STABLE, f"asking twice gave different answers: {d}")
-        if engine.snapshot() != engine.snapshot():
+        snap = engine.snapshot()
+        if engine.snapshot() != snap:
             self.fail(Invariant.STABLE, "two snapshots in a row differ")
-        return b
+        return b, snap
 
     def _unstable(self, b: Behaviour, other: hr.Engine, theirs: Behaviour, how: str) -> None:
         """D before blaming A or B: if either engine answers differently when asked again, say so."""
@@ -247,15 +250,17 @@ class _GameRun:
         clone.on_event(self.clone_recorder)
         return clone
 
-    def check_restore(self, b: Behaviour, end: bool, verified: bool) -> tuple[hr.Effect, ...]:
+    def check_restore(self, read: tuple[Behaviour, hr.Snapshot], end: bool, verified: bool) -> tuple[hr.Effect, ...]:
         """A: restore from snapshot JSON; same behaviour; with ``end``, the same future.
 
-        The snapshot goes through JSON with its log's new entries only (:mod:`.roundtrip`).
+        ``read`` is the live engine's behaviour and snapshot, as :meth:`check_who_acts_and_stable`
+        just read them. The snapshot goes through JSON with its log's new entries only (:mod:`.roundtrip`).
         Every step restores without verification (the board as saved); ``verified``
         steps (:data:`FULL` replay steps) also restore with ``verify=True``, which
         replays the whole log.
         """
-        decode = partial(roundtrip_snapshot, self.engine.snapshot(), self.snapshot_log)
+        b, saved = read
+        decode = partial(roundtrip_snapshot, saved, self.log_json)
         snap = self._guarded(decode, "the snapshot JSON round trip", Invariant.SNAPSHOT)
         clones: list[tuple[str, hr.Engine]] = []
         for verify in (False, True) if verified else (False,):
