@@ -50,7 +50,9 @@ class Boundary(WhoActs):
             if p is None:
                 p = self._player(player_id)  # raises unless a str subclass names a player
             pid = p.id
-            mates = self._teammates(pid)
+            mates = self._mates.get(pid)  # a kept answer without the call (phase info may have asked)
+            if mates is None:
+                mates = self._teammates(pid)
             allowed = self._allowed(p)
             # Built as tuples directly: a NamedTuple's generated __new__ is one more Python call each.
             me = _new(SelfInfo, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
@@ -115,7 +117,11 @@ class Boundary(WhoActs):
             if not p.alive:
                 raise PlayerDead(f"{p.id!r} is eliminated and cannot speak")
             return self._state.alive_ids()
-        got = self._call(fn, p.id, self._view)
+        self._in_ext = True  # what _call does, without its frame (every seat may speak every step)
+        try:
+            got = fn(p.id, self._view)
+        finally:
+            self._in_ext = False
         if not got:
             return ()  # the sender cannot speak now
         alive = self._state.alive_ids()

@@ -360,7 +360,11 @@ class WhoActs(EngineBase):
         fn = self._b.teammates
         if fn is None:
             return ()
-        raw = self._call(fn, player_id, self._view)
+        self._in_ext = True  # what _call does, without its frame
+        try:
+            raw = fn(player_id, self._view)
+        finally:
+            self._in_ext = False
         got = self._seated(raw, "teammates provider", player_id) if raw else ()  # () the common answer: nobody
         self._mates[player_id] = got
         return got
@@ -378,7 +382,12 @@ class WhoActs(EngineBase):
         fn = self._b.role_info.get(p.role)
         if fn is None:
             return EMPTY_MAP
-        got = self._infos[p.id] = frozen_map(self._call(fn, p.id, self._view))
+        self._in_ext = True  # what _call does, without its frame
+        try:
+            raw = fn(p.id, self._view)
+        finally:
+            self._in_ext = False
+        got = self._infos[p.id] = frozen_map(raw)
         return got
 
 

@@ -17,6 +17,7 @@ import pytest
 import hiddenrole as hr
 from hiddenrole import enginetest as et
 from hiddenrole.enginetest import fuzzgame
+from hiddenrole.enginetest import leaks as h
 from hiddenrole.games import redblue
 
 RED, BLUE = redblue.RED, redblue.BLUE
@@ -540,3 +541,36 @@ def test_CRASH_when_act_submits_something_illegal() -> None:
 
     err = raises(rb_spec(act=act), et.Invariant.CRASH)
     assert "SkillNotAllowed" in err.detail and err.step == 0
+
+
+def test_H_second_deal_plays_as_it_would_alone() -> None:
+    """The two deals of a pair share the side's choices only where the view is the same:
+    deal B played after deal A observes exactly what it observes played alone (the fuzz
+    game's one-role phase makes the deals' views part ways)."""
+    spec = dataclasses.replace(
+        fuzzgame.fuzz_spec(games=30, leak_games=30),
+        leaks=et.LeakCheck(viewers_per_game=2, roles=(fuzzgame.BLUE,)),
+        must_see=(),
+    )
+    leaks = spec.leaks
+    assert leaks is not None
+    compared = differed = 0
+    for seed in spec.seeds:
+        game = spec.setup(random.Random(seed))
+        probe = h._start(game)
+        rng = random.Random(f"leaks/{seed}")
+        for viewer in h._viewers(leaks, game, rng):
+            side = frozenset((viewer, *probe.teammates(viewer)))
+            twin = h._find_twin(spec, leaks, game, probe, side, rng, seed, viewer)
+            if twin is None:
+                continue
+            choices: h._Choices = {}
+            deals = [h._Deal(spec, leaks, g, side, seed, viewer, choices) for g in (game, twin)]
+            for d in deals:
+                while not d.done:
+                    d.advance()
+            paired = deals[1].obs.items()
+            assert paired == h.observe(spec, leaks, twin, side, seed, viewer)
+            compared += 1
+            differed += paired != deals[0].obs.items()
+    assert compared and differed

@@ -55,8 +55,9 @@ def check_leaks(spec: Spec, leaks: LeakCheck, seed: int, game: Game, report: Rep
         if twin is None:
             report.leak_skipped[role] += 1
             continue
-        deal_a = _Deal(spec, leaks, game, side, seed, viewer)
-        deal_b = _Deal(spec, leaks, twin, side, seed, viewer)
+        choices: _Choices = {}
+        deal_a = _Deal(spec, leaks, game, side, seed, viewer, choices)
+        deal_b = _Deal(spec, leaks, twin, side, seed, viewer, choices)
         report.leak_pairs += 1
         report.leak_viewers[role] += 1
         problem = _compare_as_played(deal_a, deal_b)
@@ -269,12 +270,26 @@ class _Observer:
 
 _Problem = tuple[int, Observation | None, Observation | None]
 
+_Choices = dict[str, tuple[hr.PlayerView, hr.Config, tuple[hr.SkillType, tuple[str, ...]] | None]]
+"""The side's choices by generator seed, with the view and config each was a function of: the two
+deals of a pair make the same choice from the same view, so the second one reuses it."""
+
 
 class _Deal:
     """One deal played for the side, a step at a time, so two deals can be compared as they go."""
 
-    def __init__(self, spec: Spec, leaks: LeakCheck, game: Game, side: frozenset[str], seed: int, viewer: str) -> None:
+    def __init__(
+        self,
+        spec: Spec,
+        leaks: LeakCheck,
+        game: Game,
+        side: frozenset[str],
+        seed: int,
+        viewer: str,
+        choices: _Choices | None = None,
+    ) -> None:
         self.spec, self.leaks, self.game, self.seed, self.viewer = spec, leaks, game, seed, viewer
+        self.choices: _Choices = {} if choices is None else choices
         self.obs = _Observer(leaks, side)
         self.speakers = sorted(pid for pid, _ in game.seats)
         self.steps = spec.max_steps if leaks.max_steps is None else min(spec.max_steps, leaks.max_steps)
@@ -327,10 +342,10 @@ class _Deal:
         # Whose turn it is: every view carries it (what readiness().turn answers; chat changes nothing).
         turn = views[obs.side[0]].turn
         if turn:
-            _take_turns(engine, game, obs, turn, self.seed, self.viewer, step)
+            _take_turns(engine, game, obs, turn, self.seed, self.viewer, step, self.choices)
         else:
             for pid in obs.side:
-                _side_act(engine, game, obs, views[pid], self.seed, self.viewer, step)
+                _side_act(engine, game, obs, views[pid], self.seed, self.viewer, step, self.choices)
         engine.end_phase()
         obs.flush_events(engine, step + 1)
         self.step += 1
@@ -411,7 +426,9 @@ def _chat(
     obs.flush_messages(step)
 
 
-def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, turn: str, seed: int, viewer: str, step: int) -> None:
+def _take_turns(
+    engine: hr.Engine, game: Game, obs: _Observer, turn: str, seed: int, viewer: str, step: int, choices: _Choices
+) -> None:
     """A turn-ordered phase, ``turn`` holding the turn: side seats act when their turn comes;
     every other seat abstains by passing its turn at once, so the side's turns do come round."""
     for n in range(8 * len(game.seats)):
@@ -420,33 +437,55 @@ def _take_turns(engine: hr.Engine, game: Game, obs: _Observer, turn: str, seed: 
         if not turn:
             return
         if turn in obs.side_set:
-            _side_act(engine, game, obs, engine.player_view(turn), seed, viewer, step)
+            _side_act(engine, game, obs, engine.player_view(turn), seed, viewer, step, choices)
             if engine.readiness().turn != turn:
                 continue
         engine.end_turn(turn)
 
 
 def _side_act(
-    engine: hr.Engine, game: Game, obs: _Observer, view: hr.PlayerView, seed: int, viewer: str, step: int
+    engine: hr.Engine,
+    game: Game,
+    obs: _Observer,
+    view: hr.PlayerView,
+    seed: int,
+    viewer: str,
+    step: int,
+    choices: _Choices,
 ) -> None:
     """One side seat acts, choosing only from what the side has observed."""
     if not view.allowed_skills:
         return
-    rng = random.Random(f"{seed}/{viewer}/{len(obs)}/{view.player_id}")
-    skill = rng.choice(view.allowed_skills)
-    pstep = find_step(game.rules.config, view.phase, view.self.role, skill)
-    if pstep is None:
+    config = game.rules.config
+    key = f"{seed}/{viewer}/{len(obs)}/{view.player_id}"
+    kept = choices.get(key)
+    if kept is not None and kept[1] is config and kept[0] == view:
+        choice = kept[2]
+    else:
+        choice = _choose(config, view, random.Random(key))
+        choices[key] = (view, config, choice)
+    if choice is None:
         return
-    players = [(p.id, p.alive) for p in view.players]
-    targets = choose_targets(pstep, view.player_id, players, game.rules.config.target_pools, rng)
-    if targets is None:
-        return
+    skill, targets = choice
     try:
         engine.submit(view.player_id, skill, targets)
         result = "ok"
     except hr.GameError as exc:
         result = exc.code
     obs.add(step, view.player_id, "submit", view.phase, {"skill": skill, "targets": list(targets), "result": result})
+
+
+def _choose(config: hr.Config, view: hr.PlayerView, rng: random.Random) -> tuple[hr.SkillType, tuple[str, ...]] | None:
+    """The skill and targets ``view``'s seat picks with ``rng`` (``None``: nothing it can do)."""
+    skill = rng.choice(view.allowed_skills)
+    pstep = find_step(config, view.phase, view.self.role, skill)
+    if pstep is None:
+        return None
+    players = [(p.id, p.alive) for p in view.players]
+    targets = choose_targets(pstep, view.player_id, players, config.target_pools, rng)
+    if targets is None:
+        return None
+    return skill, targets
 
 
 def _leak_text(game: Game, twin: Game, viewer: str, side: frozenset[str], problem: _Problem) -> str:
