@@ -81,8 +81,10 @@ class Boundary(WhoActs):
 
         Kernel primitives are shown to nobody, whatever the rules say.
         """
-        with self._lock:
-            self._guard()
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             if isinstance(event, Effect):
                 event = checked_effect(event, "audience_of", logged=True).to_event()
             event = checked_event(event, "audience_of")
@@ -95,6 +97,8 @@ class Boundary(WhoActs):
             if got is None:
                 return None
             return self._seated(got, "audience provider")
+        finally:
+            self._lock.release()
 
     # ------------------------------------------------------------------ speech
 
@@ -131,16 +135,20 @@ class Boundary(WhoActs):
 
     def send_message(self, sender_id: str, content: str) -> Message:
         """Deliver a chat line to the receivers the speech rule allows (not logged)."""
-        with self._lock:
-            self._guard()
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             p = self._player(sender_id)
             if not isinstance(content, str):
                 raise InvalidArgument("message content must be a str")
             receivers = self._receivers(p)
             if not receivers:
                 raise MessageNotAllowed(f"nobody can hear {sender_id!r} now")
-            msg = Message(p.id, content, self._state.phase, self._state.round)
+            msg: Message = _new(Message, (p.id, content, self._state.phase, self._state.round))
             handlers = tuple(self._message_handlers)
+        finally:
+            self._lock.release()
         for h in handlers:
             try:
                 h(msg, receivers)

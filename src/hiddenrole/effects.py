@@ -178,7 +178,21 @@ class Effect(NamedTuple):
         return self.type in INTERNAL_EVENTS
 
     def to_event(self) -> Event:
-        """The publishable form: typed payload flattened into string data."""
+        """The publishable form: typed payload flattened into string data.
+
+        A rule event (no kernel payload) whose data is already a clean map, as every
+        logged one is, keeps its data as it is: the engine publishes each of them."""
+        raw: tuple[Any, ...] = self
+        if (
+            not raw[6]  # phase
+            and not raw[7]  # alive
+            and raw[0] != SET_VAR
+            and not raw[11]  # actors
+            and not raw[12]  # role
+            and not raw[14]  # winners
+            and _is_clean_map(raw[3])
+        ):
+            return _tuple_new(Event, raw[:6])
         data = dict(self.data)
         if self.phase:
             data["phase"] = self.phase

@@ -209,6 +209,11 @@ def test_to_event_keeps_header_and_copies_data() -> None:
     ev = e.to_event()
     assert ev == hr.Event("SEEN", "p1", "p2", ev.data, True, "blind")
     assert dict(ev.data) == {"what": "wolf"}
+    # Data given as a plain dict (not through with_data) is published read-only and sorted.
+    loose = hr.Effect("SEEN", data={"b": "1", "a": "2"}).to_event()
+    assert list(loose.data) == ["a", "b"]
+    with pytest.raises(TypeError):
+        loose.data["a"] = "3"  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
