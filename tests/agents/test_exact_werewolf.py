@@ -5,6 +5,7 @@ ignore the seer's results or the dawn's dead are caught."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -21,6 +22,8 @@ from .support import play_to_decision
 from .test_exact_determinize import _check, _deals
 
 SAMPLER = exact_werewolf.sample_werewolf
+DEALS = 100_000
+"""The deal budget of a switch's samples (:func:`_check_with`'s default; a pack's deal is rare)."""
 
 
 def _when(seats: int, seed: int, role: str, ready: int) -> tuple[Observation, list[Action], Table]:
@@ -69,7 +72,7 @@ def _late(
 
 
 def _check_with(
-    options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int, tries: int = 100_000
+    options: Mapping[str, object], obs: Observation, answers: Sequence[Action], n: int, tries: int = DEALS
 ) -> list[Table]:
     """``n`` samples on a table with ``options``, each replayed from its log alone: the seat sees
     exactly ``obs`` (as ``_check``; a pack's deal is rare, hence the larger deal budget)."""
@@ -193,85 +196,115 @@ def test_planted_a_sampler_ignoring_the_dawns_dead_is_caught(monkeypatch: pytest
 SWITCH_SAMPLES = 1
 """Samples per late position with a switch on: each is replayed and compared whole, and every
 switch has three seats; more samples per seat cost the suite seconds and add no new kind of world."""
+
+
+def _green(
+    role: str,
+    options: Mapping[str, object],
+    *,
+    after: str = "",
+    first: int = 0,
+    double: bool = False,
+    tries: int = DEALS,
+) -> tuple[Observation, tuple[Action, ...]]:
+    """The late position of :func:`_late`, after :data:`SWITCH_SAMPLES` samples within ``tries``
+    deals replayed exactly (:func:`_check_with`). Kept per worker: a planted test's run without
+    its plant is the same call as its parametrized case's, so one of the two reuses the other's
+    (a sample costs seconds). Nothing planted runs through here: a plant is set after this."""
+    return _green_kept(role, tuple(sorted(options.items())), after, first, double, tries)
+
+
+@functools.cache
+def _green_kept(
+    role: str, options: tuple[tuple[str, object], ...], after: str, first: int, double: bool, tries: int
+) -> tuple[Observation, tuple[Action, ...]]:
+    obs, answers = _late(role, dict(options), after=after, first=first, double=double)
+    _check_with(dict(options), obs, answers, SWITCH_SAMPLES, tries=tries)
+    return obs, tuple(answers)
+
+
 WOLF_KING = {"wolf-king": True}
 
 
 @pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, wolfking.WOLF_KING])
 def test_wolf_king_late_samples_replay_exactly(role: str) -> None:
     """The wolf king votes with the pack and may shoot when it dies: samples still fit exactly."""
-    obs, answers = _late(role, WOLF_KING)
+    obs, _ = _green(role, WOLF_KING)
     assert obs.round >= 4
-    _check_with(WOLF_KING, obs, answers, SWITCH_SAMPLES)
 
 
 def test_planted_a_sampler_leaving_the_wolf_king_out_of_the_pack_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A wolf sees the pack's tally; a sampler whose wolf king never votes cannot make it."""
-    obs, answers = _late(ww.WEREWOLF, WOLF_KING)
-    _check_with(WOLF_KING, obs, answers, 1)  # green without the plant
+    obs, answers = _green(ww.WEREWOLF, WOLF_KING)  # green without the plant
     monkeypatch.setattr(exact_werewolf, "_PACK", (ww.WEREWOLF,))
     with pytest.raises(AssertionError, match="found no world"):
         _check_with(WOLF_KING, obs, answers, 1)
 
 
 IDIOT = {"idiot": True}
+IDIOT_DEALS = 14
+"""The idiot's own seat's deal budget, planted or not: its 8th deal is the first that fits, and
+the sampler solves it in 13 of its :data:`~hiddenrole.agents.exact_werewolf.DEAL_BUDGET` round
+plays; the plant spends all of them on that deal and finds nothing (the next deal that fits is
+the 15th, which a planted run would only search in vain again)."""
 
 
-@pytest.mark.parametrize(("role", "first"), [(ww.VILLAGER, 5), (ww.WEREWOLF, 0), (idiot.IDIOT, 0)])
-def test_idiot_late_samples_replay_exactly(role: str, first: int) -> None:
+@pytest.mark.parametrize(
+    ("role", "first", "tries"), [(ww.VILLAGER, 5, DEALS), (ww.WEREWOLF, 0, DEALS), (idiot.IDIOT, 0, IDIOT_DEALS)]
+)
+def test_idiot_late_samples_replay_exactly(role: str, first: int, tries: int) -> None:
     """After the vote turned the idiot's card over (the idiot lives on, never votes again; for the
     idiot's own seat, exiled a second time at round 7), samples still fit exactly."""
-    obs, answers = _late(role, IDIOT, after=idiot.IDIOT_REVEALED, first=first)
-    _check_with(IDIOT, obs, answers, SWITCH_SAMPLES)
+    _green(role, IDIOT, after=idiot.IDIOT_REVEALED, first=first, tries=tries)
 
 
 def test_planted_a_sampler_taking_the_revealed_idiot_for_dead_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A sampler that reads the turned card as the start of a new round (the exile as a death)
     cannot replay the day."""
-    obs, answers = _late(idiot.IDIOT, IDIOT, after=idiot.IDIOT_REVEALED)
-    _check_with(IDIOT, obs, answers, 1, tries=15)  # green without the plant
+    obs, answers = _green(idiot.IDIOT, IDIOT, after=idiot.IDIOT_REVEALED, tries=IDIOT_DEALS)  # green without the plant
     monkeypatch.setattr(exact_werewolf, "_DAY_TAIL", exact_werewolf._LAST_ACTIONS)
     with pytest.raises(AssertionError, match="found no world"):
-        _check_with(IDIOT, obs, answers, 1, tries=15)
+        _check_with(IDIOT, obs, answers, 1, tries=IDIOT_DEALS)
 
 
 BOTH = {"witch-can-use-both-potions": True}
+BOTH_DEALS = 200
+"""The witch's own seat's deal budget, planted or not (the 15th deal fits)."""
 
 
-@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
-def test_both_potions_late_samples_replay_exactly(role: str) -> None:
+@pytest.mark.parametrize(("role", "tries"), [(ww.VILLAGER, DEALS), (ww.WEREWOLF, DEALS), (ww.WITCH, BOTH_DEALS)])
+def test_both_potions_late_samples_replay_exactly(role: str, tries: int) -> None:
     """After a night the witch saved the victim and poisoned someone else, samples still fit exactly."""
-    obs, answers = _late(role, BOTH, double=True)
-    _check_with(BOTH, obs, answers, SWITCH_SAMPLES)
+    _green(role, BOTH, double=True, tries=tries)
 
 
 def test_planted_a_sampler_with_one_potion_a_night_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The witch's own seat used both potions one night: a sampler that never follows her first
     potion with the second cannot replay her night."""
-    obs, answers = _late(ww.WITCH, BOTH, double=True)
+    obs, answers = _green(ww.WITCH, BOTH, double=True, tries=BOTH_DEALS)  # green without the plant
     assert sum(a.skill in (ww.ANTIDOTE, ww.POISON) for a in answers) >= 2
-    _check_with(BOTH, obs, answers, 1, tries=200)  # green without the plant
     monkeypatch.setattr(
         exact_werewolf._Search, "_second_potion", lambda self, runner, seat, o, night, used: (used, True)
     )
     with pytest.raises(AssertionError, match="found no world"):
-        _check_with(BOTH, obs, answers, 1, tries=200)
+        _check_with(BOTH, obs, answers, 1, tries=BOTH_DEALS)
 
 
 BIDS = {"bid-for-floor": True}
+BIDS_DEALS = 60
+"""The witch's own seat's deal budget, planted or not (the 26th deal is the one the sampler solves)."""
 
 
-@pytest.mark.parametrize("role", [ww.VILLAGER, ww.WEREWOLF, ww.WITCH])
-def test_bid_for_floor_late_samples_replay_exactly(role: str) -> None:
+@pytest.mark.parametrize(("role", "tries"), [(ww.VILLAGER, DEALS), (ww.WEREWOLF, DEALS), (ww.WITCH, BIDS_DEALS)])
+def test_bid_for_floor_late_samples_replay_exactly(role: str, tries: int) -> None:
     """Every day's floor went to whom the seat saw take it, in the same order, closed the same way."""
-    obs, answers = _late(role, BIDS)
+    obs, _ = _green(role, BIDS, tries=tries)
     assert sum(e.type == ww.FLOOR for e in obs.events) >= 8
-    _check_with(BIDS, obs, answers, SWITCH_SAMPLES)
 
 
 def test_planted_a_sampler_with_random_bids_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Secret bids drawn at random hand the floor to the wrong seats: no world fits."""
-    obs, answers = _late(ww.WITCH, BIDS)
-    _check_with(BIDS, obs, answers, 1, tries=60)  # green without the plant
+    obs, answers = _green(ww.WITCH, BIDS, tries=BIDS_DEALS)  # green without the plant
     monkeypatch.setattr(exact_werewolf._Night, "_floor", lambda self, seat, phase, skills: None)
     with pytest.raises(AssertionError, match="found no world"):
-        _check_with(BIDS, obs, answers, 1, tries=60)
+        _check_with(BIDS, obs, answers, 1, tries=BIDS_DEALS)

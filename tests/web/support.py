@@ -30,6 +30,10 @@ ACT_TIMEOUT_MS = 500
 """A control that is gone this fast was redrawn by a push: decide again on the new page."""
 GAME_SECONDS = 60.0
 """Longest a whole game may take."""
+QUIET_MS = 250
+"""Longest :func:`play_until_over` waits for news (a frame to any page) before it looks at the pages again."""
+POLL_MS = 50
+"""How often :func:`play_until_over` checks for news while it waits."""
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESK: ViewportSize = {"width": 1200, "height": 900}
 
@@ -56,6 +60,9 @@ class SeatPage:
     _responses: list[Response] = field(default_factory=list)
     acted: set[str] = field(default_factory=set)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    seen: dict[str, Any] = field(default_factory=dict)
+    """What :meth:`look` last read: ``version``, ``over``, ``phase``, ``acting`` (an action form is
+    shown), ``say`` (the say box is visible)."""
 
     @classmethod
     def open(cls, browser: Browser, name: str, phone: bool = False) -> SeatPage:
@@ -92,14 +99,25 @@ class SeatPage:
 
     def snapshot(self) -> None:
         """Keep the DOM (all of it, hidden parts too) while the game is on."""
-        html = self.page.content()
+        self._keep(self.page.content())
+
+    def _keep(self, html: str) -> None:
         if 'data-over="1"' not in html:
             self.doms.append(html)
 
-    def act(self) -> bool:
-        """Use one offered action with random targets of the offered shape, once per view version."""
+    def look(self) -> dict[str, Any]:
+        """:meth:`snapshot`, and :attr:`seen` read in the same round trip to the page (each round trip
+        costs the browser, the driver and this process about as much as a DOM copy)."""
+        self.seen = self.page.evaluate(_LOOK)
+        self._keep(self.seen.pop("html"))
+        return self.seen
+
+    def act(self, version: str | None = None) -> bool:
+        """Use one offered action with random targets of the offered shape, once per view version
+        (``version``: the page's, just read by :meth:`look`)."""
         page = self.page
-        version = page.get_attribute("body", "data-version") or ""
+        if version is None:
+            version = page.get_attribute("body", "data-version") or ""
         if version in self.acted:
             return False
         forms = page.query_selector_all("form.action-form")
@@ -134,27 +152,49 @@ class SeatPage:
         )
 
 
+_LOOK = """() => { const d = document.doctype, b = document.body, say = document.getElementById('say');
+  const box = say ? say.getBoundingClientRect() : null;
+  return {html: (d ? new XMLSerializer().serializeToString(d) : '') + document.documentElement.outerHTML,
+          version: b.getAttribute('data-version') || '', over: b.getAttribute('data-over') === '1',
+          phase: b.getAttribute('data-phase') || '', acting: !!document.querySelector('form.action-form'),
+          say: !!box && box.width > 0 && box.height > 0 && getComputedStyle(say).visibility !== 'hidden'}; }"""
+"""What :meth:`SeatPage.look` reads: the DOM as ``page.content()`` gives it, and :attr:`SeatPage.seen`
+(``say`` visible as Playwright's ``is_visible`` has it: a box, not ``visibility: hidden``)."""
+
+
 def play_until_over(pages: list[SeatPage], extra: Iterable[SeatPage] = (), on_step: Any = None) -> None:
+    """Every seat acts on every view it is shown, until all pages show the end.
+
+    The pages are looked at again as soon as any of them was sent a frame (a frame is what
+    changes a page), and at least every :data:`QUIET_MS`; every round trip to a page costs
+    CPU in the browser, its driver and this process, so none is spent on a page with no news.
+    """
     end = time.monotonic() + GAME_SECONDS
     watchers = list(extra)
+    everyone = [*pages, *watchers]
     while True:
         assert time.monotonic() < end, "the game did not end in time"
         done = True
         for sp in pages:
-            sp.snapshot()
+            seen = sp.look()
             sp.drain()
-            if sp.over:
+            if seen["over"]:
                 continue
             done = False
-            sp.act()
+            sp.act(seen["version"])
             if on_step is not None:
-                on_step(sp)
+                on_step(sp)  # it may read sp.seen rather than ask the page again
         for w in watchers:
-            w.snapshot()
+            w.look()
             w.drain()
         if done:
             break
-        pages[0].page.wait_for_timeout(50)  # also lets Playwright deliver the pages' events
+        frames = sum(len(sp.frames) for sp in everyone)
+        quiet = time.monotonic() + QUIET_MS / 1000
+        while True:  # waiting also lets Playwright deliver the pages' events (frames among them)
+            pages[0].page.wait_for_timeout(POLL_MS)
+            if sum(len(sp.frames) for sp in everyone) != frames or time.monotonic() >= quiet:
+                break
     for w in watchers:
         w.page.wait_for_selector("body[data-over='1']", state="attached")
         w.drain()

@@ -70,18 +70,17 @@ def test_werewolf_three_humans_from_the_lobby_to_the_reveal(browser: Browser, se
     taken: set[str] = set()
 
     def shoot(sp: SeatPage) -> None:
-        phase = sp.page.get_attribute("body", "data-phase") or ""
+        phase, acting = sp.seen["phase"], sp.seen["acting"]  # read with the page's DOM, before it acted
         night = phase.startswith("Night")
-        acting = bool(sp.page.query_selector("form.action-form"))
         if night and ("night" not in taken or (acting and "night-act" not in taken)):
             taken.add("night")  # the first night page, replaced by the first one with a choice to make
             if acting:
                 taken.add("night-act")
             sp.page.screenshot(path=str(shots / "night.png"), full_page=True)
-        if "vote" in phase and "vote" not in taken and sp.page.query_selector("form.action-form"):
+        if "vote" in phase and "vote" not in taken and acting:
             taken.add("vote")
             sp.page.screenshot(path=str(shots / "day-vote.png"), full_page=True)
-        if phase.startswith("Day") and "say" not in taken and sp.page.is_visible("#say"):
+        if phase.startswith("Day") and "say" not in taken and sp.seen["say"]:
             try:  # the phase may end under us: then a later day tries again
                 sp.page.fill("#say-text", f"I am {sp.name} and I trust <b>nobody</b>.", timeout=ACT_TIMEOUT_MS)
                 sp.page.press("#say-text", "Enter", timeout=ACT_TIMEOUT_MS)

@@ -83,8 +83,24 @@ def _extensions(options: Settings) -> tuple[werewolf.Extension, ...]:
     return tuple(out)
 
 
+_SWITCHED: dict[tuple[tuple[str, object], ...], tuple[werewolf.Switches, tuple[werewolf.Extension, ...]]] = {}
+"""The switches and extensions of each set of option values met, so a deal (every table opened,
+every deal an exact sampler draws: tens of thousands per sample) does not read and check every
+switch again. The rules themselves stay cached in one place, :func:`werewolf.rules` (a test that
+plants a rule empties that cache and must not meet rules kept here)."""
+_SWITCHED_KEPT = 256
+"""Sets of option values kept at most (they are few: a process hosts a handful of variants)."""
+
+
 def _rules(options: Settings) -> hr.Rules:
-    return werewolf.rules(switches(options), extensions=_extensions(options))
+    key = tuple(options.items())  # every option's value, sorted by name
+    got = _SWITCHED.get(key)
+    if got is None:
+        got = switches(options), _extensions(options)
+        if len(_SWITCHED) >= _SWITCHED_KEPT:
+            _SWITCHED.clear()
+        _SWITCHED[key] = got
+    return werewolf.rules(got[0], extensions=got[1])
 
 
 def cards(options: Settings, players: int) -> list[str]:
