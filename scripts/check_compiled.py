@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = (
     "tests/kernel",
+    "tests/test_readme.py",
     "tests/harness/test_werewolf_harness.py::test_werewolf_keeps_invariants_a_to_h[werewolf-bids[300000..300039]]",
     "tests/harness/test_werewolf_harness.py::test_h_sees_a_leak_the_declarations_do_not_cover[werewolf]",
     "tests/harness/test_werewolf_harness.py::test_h_sees_a_seer_check_that_tells_more_than_the_camp",
@@ -40,7 +41,8 @@ TESTS = (
     "--deselect=tests/games/missions/test_games.py::test_saves_and_replays_mid_game_keep_the_game_under_the_harness",
     "--deselect=tests/games/onenight/test_onenight_games.py::test_saves_and_replays_mid_game_keep_the_game_under_the_harness",
 )
-"""What the compiled pass runs: every kernel test, one harness chunk (invariants A-H on 40 real
+"""What the compiled pass runs: every kernel test, the README's quickstart (a user's first program
+must run on either build), one harness chunk (invariants A-H on 40 real
 games), the harness's planted leaks (each must still go red) and the rules tests of the compiled
 rules packages (``hatch_build.RULES_PACKAGES``; about 2 CPU-s) less their slow random-game runs
 (the ordered day under the harness, 600 missions games, the harness over saved and replayed
