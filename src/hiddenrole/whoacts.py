@@ -91,15 +91,26 @@ class WhoActs(EngineBase):
                 if skills:
                     got[pid] = skills
         self._answers = got
-        # The final answer of every seat the rules cannot narrow: nothing offered, or (no
-        # gate, nothing waiting) exactly the offer. allowed_skills then costs one lookup.
-        # (Computed right after a board change: the per-seat answers are empty, and replaced whole.)
+        # The final answer of every seat, in this one pass: nothing offered, or (no gate,
+        # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
+        # ``usable`` refuses. allowed_skills then costs one lookup for every seat, instead of
+        # the lock and a miss per seat per board. (Computed right after a board change: the
+        # per-seat answers are empty, and replaced whole.)
         now = s.blank_by_seat()
-        if self._usable is None and not self._pending:
+        fn = self._usable
+        if self._pending:
+            for pid in got:
+                del now[pid]  # narrowed by the seat's own waiting submissions: asked per seat
+        elif fn is None:
             now.update(got)
         else:
-            for pid in got:
-                del now[pid]
+            for pid, skills in got.items():
+                try:
+                    now[pid] = self._usable_only(fn, pid, skills, ())
+                except Exception:
+                    # Left for the seat's own question, which raises it then (``usable`` is
+                    # pure: asking again gives the same answer, or the same error).
+                    del now[pid]
         self._now = now
         return got
 
@@ -113,6 +124,9 @@ class WhoActs(EngineBase):
         offers = self._answers
         if offers is None:
             offers = self._offers()
+            got = self._now.get(p.id)  # the pass answers every seat it can
+            if got is not None:
+                return got
         skills = offers.get(p.id, ())
         if skills:
             fn = self._usable
@@ -131,13 +145,17 @@ class WhoActs(EngineBase):
         return skills
 
     def _usable_only(
-        self, fn: Callable[..., Any], player_id: str, skills: tuple[SkillType, ...]
+        self,
+        fn: Callable[..., Any],
+        player_id: str,
+        skills: tuple[SkillType, ...],
+        mine: tuple[SkillUse, ...] | None = None,
     ) -> tuple[SkillType, ...]:
-        """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`)."""
+        """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`;
+        ``mine``: the seat's own waiting submissions, when the caller has them)."""
         gates = self._gates.get(player_id)
         if gates is None:
             gates = self._gates[player_id] = {}
-        mine: tuple[SkillUse, ...] | None = None
         keep: list[SkillType] = []
         for k in skills:
             if k in gates:

@@ -99,6 +99,34 @@ def test_usable_is_asked_once_per_seat_and_skill_per_board() -> None:
     assert gate.calls > asked
 
 
+def test_one_pass_answers_every_seat_the_gate_allows() -> None:
+    """The first question on a board asks ``usable`` for every seat offered a skill; later
+    questions about other seats are answered from that pass."""
+    engine, gate = gated_village()
+    engine.apply(hr.set_var(hr.GAME, CLOSED, "KILL"))
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    asked = gate.calls
+    assert engine.allowed_skills("w1") == ()  # refused by the gate in that same pass
+    assert engine.allowed_skills("x1") == ("SAVE", "POISON", "SKIP")
+    assert gate.calls == asked
+
+
+def test_a_gate_that_raises_for_one_seat_raises_only_for_that_seat() -> None:
+    """``usable`` asked for every seat at once: an error for one seat reaches only whoever asks about it."""
+
+    def usable(player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]) -> None:
+        if player_id == "w1":
+            raise RuntimeError("gate bug")
+
+    engine, _ = game(night_day(), PLAYERS, usable=usable)
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    assert engine.allowed_skills("w2") == ("KILL",)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="gate bug"):
+            engine.allowed_skills("w1")
+    assert engine.submit("s1", "CHECK", ["w1"]).skill == "CHECK"
+
+
 def test_a_rolled_back_step_leaves_the_answers_of_the_board_it_restored() -> None:
     def boom(uses: object, view: hr.GameView) -> list[hr.Effect]:
         raise RuntimeError("resolver bug")
