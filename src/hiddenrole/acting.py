@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import islice
+from typing import Final
 
 from .compiled import ONE_TARGET, PLAIN_TARGETS
 from .config import PhaseStep
@@ -32,7 +33,9 @@ from .vocab import MAX_PENDING_PER_SEAT, MAX_TARGETS, TURN_DELAYED, TURN_ENDED, 
 
 __all__ = ["Acting"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
+_SKILL_USE: Final[type[SkillUse]] = SkillUse
+"""Read from a C static by compiled ``submit`` (a class name is a dict lookup)."""
 
 
 class Acting(Restoring):
@@ -132,7 +135,7 @@ class Acting(Restoring):
             if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
                 turn = s.turns[0] if s.turns else "nobody"
                 raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
-            use = _new(SkillUse, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
+            use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
             if table.order is TurnOrder.SIMULTANEOUS:
                 self._pending.append(use)
                 self._seat_changed(player_id)

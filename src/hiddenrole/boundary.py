@@ -8,6 +8,8 @@ primitives reach nobody; roles are shown only for self and teammates).
 
 from __future__ import annotations
 
+from typing import Final
+
 from .effects import Effect, Event, checked_effect, checked_event
 from .enginebase import REENTRY, EventHandler, MessageHandler
 from .errors import InvalidArgument, MessageNotAllowed, PlayerDead, ReentrantCall
@@ -17,7 +19,7 @@ from .whoacts import WhoActs
 
 __all__ = ["Boundary"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Boundary(WhoActs):

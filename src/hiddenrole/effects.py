@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import InvalidArgument
 from .vocab import (
@@ -49,11 +49,13 @@ __all__ = [
     "checked_event",
 ]
 
-EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
+# Module constants are ``Final``: the compiled build keeps a ``Final`` value in a C static, where
+# any other module-level name is a dict lookup on every read (hot constructors read several).
+EMPTY_MAP: Final[Mapping[str, str]] = MappingProxyType({})
 """The shared empty read-only mapping."""
-_tuple_new = tuple.__new__
+_tuple_new: Final = tuple.__new__
 
-REPLACED_BY_INTERCEPTOR = "replaced by an interceptor"
+REPLACED_BY_INTERCEPTOR: Final = "replaced by an interceptor"
 
 
 def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -103,8 +105,8 @@ class VarScope(NamedTuple):
         return cls(base == "round", owner)
 
 
-GAME = VarScope(False, "")
-ROUND = VarScope(True, "")
+GAME: Final = VarScope(False, "")
+ROUND: Final = VarScope(True, "")
 
 
 class Event(NamedTuple):
@@ -211,6 +213,10 @@ class Effect(NamedTuple):
         return Event(self.type, self.source, self.target, frozen_map(data), self.canceled, self.reason)
 
 
+_EFFECT: Final[type[Effect]] = Effect
+"""The class, read from a C static by the compiled constructors below (a class is a dict lookup)."""
+
+
 class SkillUse(NamedTuple):
     """A submission: a player used a skill on zero or more targets.
 
@@ -239,7 +245,7 @@ def set_alive(player_id: str, alive: bool) -> Effect:
     """Kernel primitive: set a player's aliveness."""
     alive = bool(alive)
     return _tuple_new(
-        Effect, (SET_ALIVE, "", player_id, EMPTY_MAP, False, "", "", alive, GAME, "", "", (), "", EMPTY_MAP, ())
+        _EFFECT, (SET_ALIVE, "", player_id, EMPTY_MAP, False, "", "", alive, GAME, "", "", (), "", EMPTY_MAP, ())
     )
 
 
@@ -250,7 +256,7 @@ def set_var(scope: VarScope, key: str, value: str) -> Effect:
     if not isinstance(key, str) or not key or not isinstance(value, str):
         raise InvalidArgument("set_var needs a non-empty str key and a str value")
     return _tuple_new(
-        Effect, (SET_VAR, "", scope.owner, EMPTY_MAP, False, "", "", False, scope, key, value, (), "", EMPTY_MAP, ())
+        _EFFECT, (SET_VAR, "", scope.owner, EMPTY_MAP, False, "", "", False, scope, key, value, (), "", EMPTY_MAP, ())
     )
 
 
@@ -261,7 +267,7 @@ def event(kind: EventType, source: str = "", target: str = "", data: Mapping[str
     build, several times this call's cost, and resolvers make one per vote or action. The
     effect is checked when applied like any other (a bad field is refused there).
     """
-    return _tuple_new(Effect, (kind, source, target, data, False, "", "", False, GAME, "", "", (), "", EMPTY_MAP, ()))
+    return _tuple_new(_EFFECT, (kind, source, target, data, False, "", "", False, GAME, "", "", (), "", EMPTY_MAP, ()))
 
 
 def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
@@ -275,7 +281,7 @@ def set_actors(phase: PhaseType, *player_ids: str) -> Effect:
             raise InvalidArgument("set_actors ids must be str")
     actors = tuple(sorted(set(player_ids)))
     return _tuple_new(
-        Effect, (SET_ACTORS, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", actors, "", EMPTY_MAP, ())
+        _EFFECT, (SET_ACTORS, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", actors, "", EMPTY_MAP, ())
     )
 
 
@@ -285,14 +291,14 @@ def detour(player_id: str, phase: PhaseType) -> Effect:
     Detours route the next phase before any goto, and hold the victory check until drained.
     """
     return _tuple_new(
-        Effect, (DETOUR, player_id, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
+        _EFFECT, (DETOUR, player_id, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
     )
 
 
 def goto_phase(phase: PhaseType) -> Effect:
     """Control: leave this phase for ``phase`` instead of its configured next phase."""
     return _tuple_new(
-        Effect, (GOTO_PHASE, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
+        _EFFECT, (GOTO_PHASE, "", "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, ())
     )
 
 
@@ -301,7 +307,7 @@ def player_added(player_id: str, role: RoleType, initial: Mapping[str, str]) -> 
     as the primitives above are, since the NamedTuple's keyword constructor runs as Python
     bytecode even in the compiled build (once per seat, a few % of a short game)."""
     return _tuple_new(
-        Effect, (PLAYER_ADDED, "", player_id, EMPTY_MAP, False, "", "", False, GAME, "", "", (), role, initial, ())
+        _EFFECT, (PLAYER_ADDED, "", player_id, EMPTY_MAP, False, "", "", False, GAME, "", "", (), role, initial, ())
     )
 
 
@@ -310,7 +316,7 @@ def kernel_entry(kind: EventType, source: str = "", phase: PhaseType = "", winne
     tuple like the primitives: ``Effect(...)`` runs the NamedTuple's keyword ``__new__`` (a Python
     frame even compiled), and turn-ordered phases log one ``TURN_ENDED`` per turn."""
     return _tuple_new(
-        Effect, (kind, source, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, winners)
+        _EFFECT, (kind, source, "", EMPTY_MAP, False, "", phase, False, GAME, "", "", (), "", EMPTY_MAP, winners)
     )
 
 
@@ -335,8 +341,8 @@ def coerce_effects(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
     return out
 
 
-_EFFECT_FIELDS = len(Effect._fields)
-_STR_FIELDS = ("type", "source", "target", "reason", "phase", "key", "value", "role")
+_EFFECT_FIELDS: Final = len(Effect._fields)
+_STR_FIELDS: Final = ("type", "source", "target", "reason", "phase", "key", "value", "role")
 
 
 def _is_clean_map(d: Mapping[str, str]) -> bool:

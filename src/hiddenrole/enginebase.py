@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from .compiled import EMPTY_TABLE, PhaseTable, compiled
 from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects
@@ -24,7 +24,7 @@ from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
-REENTRY = "an extension point called back into the engine that is running it"
+REENTRY: Final = "an extension point called back into the engine that is running it"
 
 EventHandler = Callable[[Event], Any]
 MessageHandler = Callable[[Message, tuple[str, ...]], Any]

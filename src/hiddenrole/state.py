@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Final
 
 from .effects import EMPTY_MAP, Effect, VarScope
 from .errors import InvalidArgument
@@ -178,7 +179,7 @@ class State:
         changed = False
         for pid, p in self.players.items():
             if p.round_vars:
-                self.players[pid] = _new(PlayerInfo, (pid, p.role, p.alive, p.vars, EMPTY_MAP))
+                self.players[pid] = _new(_PLAYER, (pid, p.role, p.alive, p.vars, EMPTY_MAP))
                 changed = True
         if changed:
             self._alive = self._alive_ids = self._all = self._public = None
@@ -214,9 +215,9 @@ class State:
                 if new is cell:
                     return
                 if per_round:
-                    players[pid] = _new(PlayerInfo, (pid, role, alive, game_vars, new))
+                    players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, new))
                 else:
-                    players[pid] = _new(PlayerInfo, (pid, role, alive, new, round_vars))
+                    players[pid] = _new(_PLAYER, (pid, role, alive, new, round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
             else:
                 d = self.round_vars if per_round else self.vars
@@ -228,7 +229,7 @@ class State:
             p = self.players.get(e.target)
             if p is not None and p[2] != e.alive:
                 pid, role, _, game_vars, round_vars = p
-                self.players[pid] = _new(PlayerInfo, (pid, role, e.alive, game_vars, round_vars))
+                self.players[pid] = _new(_PLAYER, (pid, role, e.alive, game_vars, round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
@@ -252,7 +253,9 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     return MappingProxyType(dict(sorted(d.items())))
 
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
+_PLAYER: Final[type[PlayerInfo]] = PlayerInfo
+"""The record class, read from a C static by the compiled write point (a class name is a dict lookup)."""
 
 
 class GameView:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from types import MappingProxyType
+from typing import Final
 
 from .boundary import Boundary
 from .compiled import Plan
@@ -23,10 +24,10 @@ from .vocab import PHASE_CHANGED, PhaseAction, PhaseType
 
 __all__ = ["KEEP_ACTORS_KEY", "Transitions", "keeps_actors", "phase_changed"]
 
-KEEP_ACTORS_KEY = "keep_actors"
+KEEP_ACTORS_KEY: Final = "keep_actors"
 """The data key of a ``PHASE_CHANGED`` log entry: ``"1"`` when the phase left keeps its named actors."""
 
-_KEEP_ACTORS = MappingProxyType({KEEP_ACTORS_KEY: "1"})
+_KEEP_ACTORS: Final = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 
 @functools.lru_cache(maxsize=1024)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from .compiled import PhaseTable
 from .config import PhaseStep
@@ -23,7 +23,7 @@ from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
 
 __all__ = ["NOT_USABLE", "NO_TARGET_NOW", "WhoActs", "frozen_tuple_map"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 """Builds a NamedTuple answer without its generated ``__new__`` (a Python frame)."""
 
 NOT_USABLE = "the rules do not allow it now"
