@@ -16,6 +16,7 @@ seat's own pending submissions (``submitted``), which she knows, and nobody else
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import hiddenrole as hr
 
@@ -42,7 +43,7 @@ from .vocab import (
 
 __all__ = ["Usable"]
 
-_GATED = frozenset({ANTIDOTE, POISON, PROTECT, SHOOT})
+_GATED: Final = frozenset({ANTIDOTE, POISON, PROTECT, SHOOT})
 """The skills :meth:`Usable.usable` can refuse or narrow; any other skill is answered at once."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Final
 
 import hiddenrole as hr
 
@@ -93,22 +94,22 @@ Resolve = Callable[[Sequence[hr.SkillUse], hr.GameView], list[hr.Effect]]
 # the map and copies the effect once per entry: the vote alone would build four.
 
 # Cancel reasons, kept as constants so tests and hosts can match them.
-SELF_PROTECT = "the guard may not protect himself"
-REPEAT_PROTECT = "the guard may not protect the same player two nights running"
-NO_TARGET = "no target"
-WOLVES_TIED = "the wolves' vote is tied"
-NO_VOTES = "nobody voted"
-BOTH_POTIONS = "only one potion per night"
-NO_ANTIDOTE = "the antidote is used up"
-NO_POISON = "the poison is used up"
-SELF_SAVE = "the witch may not save herself"
-SELF_POISON = "the witch may not poison herself"
-NO_KILL = "nobody was killed tonight"
-NOT_VICTIM = "only tonight's victim can be saved"
-NO_GUN = "this player cannot shoot"
-GUN_JAMMED = "no shot after this death"
-STILL_ALIVE = "only a dead player has a last action"
-TARGET_GONE = "the target is already dead"
+SELF_PROTECT: Final = "the guard may not protect himself"
+REPEAT_PROTECT: Final = "the guard may not protect the same player two nights running"
+NO_TARGET: Final = "no target"
+WOLVES_TIED: Final = "the wolves' vote is tied"
+NO_VOTES: Final = "nobody voted"
+BOTH_POTIONS: Final = "only one potion per night"
+NO_ANTIDOTE: Final = "the antidote is used up"
+NO_POISON: Final = "the poison is used up"
+SELF_SAVE: Final = "the witch may not save herself"
+SELF_POISON: Final = "the witch may not poison herself"
+NO_KILL: Final = "nobody was killed tonight"
+NOT_VICTIM: Final = "only tonight's victim can be saved"
+NO_GUN: Final = "this player cannot shoot"
+GUN_JAMMED: Final = "no shot after this death"
+STILL_ALIVE: Final = "only a dead player has a last action"
+TARGET_GONE: Final = "the target is already dead"
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skill: str) -> dict[str, hr.SkillUse]:
