@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
+from typing import Final
 
 import hiddenrole as hr
 
 from .boards import check_composition
-from .tables import HAMMER_AT, MISSIONS, WINS_NEEDED, fails_needed, mission_team_size
+from .tables import HAMMER_AT, MISSIONS, TEAM_SIZES, WINS_NEEDED, fails_needed, mission_team_size
 from .vocab import (
     APPROVE,
     ASSASSIN,
@@ -97,8 +98,10 @@ their roles (M4). Oberon has no such entry."""
 
 # Event payloads are built as one read-only map with its keys in sorted order (what a chain of
 # ``Effect.with_data`` calls produces), so an event costs one map, not one copy per entry.
-_APPROVED_BALLOT = MappingProxyType({"vote": "approve"})
-_REJECTED_BALLOT = MappingProxyType({"vote": "reject"})
+_APPROVED_BALLOT: Final = MappingProxyType({"vote": "approve"})
+_REJECTED_BALLOT: Final = MappingProxyType({"vote": "reject"})
+_SIZES: Final[dict[int, tuple[int, ...]]] = dict(TEAM_SIZES)
+"""The team sizes as a plain dict, for :func:`_team_size`."""
 
 # ---------------------------------------------------------------- reading the board
 
@@ -137,9 +140,19 @@ def _next_after(view: hr.GameView, leader: str) -> str:
 # ---------------------------------------------------------------- effect builders
 
 
+def _team_size(players: int, mission: int) -> int:
+    """:func:`~.tables.mission_team_size` for a table on the chart, read straight from it: the
+    resolvers ask once or twice a nomination, and the checked function is pure Python even in
+    the compiled build. Anything off the chart is left to it, for its typed error."""
+    sizes = _SIZES.get(players)
+    if sizes is None or not 1 <= mission <= MISSIONS:
+        return mission_team_size(players, mission)
+    return sizes[mission - 1]
+
+
 def _open_nomination(view: hr.GameView, mission: int, leader: str) -> list[hr.Effect]:
     """Name ``leader`` in the nomination phase sized for ``mission`` and go there."""
-    phase = PROPOSE_PHASES[mission_team_size(len(view.player_ids()), mission)]
+    phase = PROPOSE_PHASES[_team_size(len(view.player_ids()), mission)]
     return [hr.set_actors(phase, leader), hr.goto_phase(phase)]
 
 
@@ -179,7 +192,7 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
     leader = view.var(hr.GAME, VAR_LEADER)
     mission = current_mission(view)
     ids = view.player_ids()
-    size = mission_team_size(len(ids), mission)
+    size = _team_size(len(ids), mission)
     pick = next((u for u in uses if u.player_id == leader and u.skill == NOMINATE), None)
     # No team: the vote phase still follows, with nobody named to vote, and rejects the
     # empty team there. Looping straight back to this phase would lose the next
@@ -198,12 +211,11 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
 
 def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Public vote, first ballot per player; approved only by a strict majority (M8)."""
-    player = view.player
     ballots: dict[str, bool] = {}
     for u in uses:
         pid = u.player_id
         skill = u.skill
-        if skill in (APPROVE, REJECT) and pid not in ballots and player(pid) is not None:
+        if skill in (APPROVE, REJECT) and pid not in ballots and view.player(pid) is not None:
             ballots[pid] = skill == APPROVE
     out = [hr.event(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
     yes = sum(ballots.values())
