@@ -34,6 +34,8 @@ __all__ = ["Engine", "EventHandler", "MessageHandler"]
 
 _new: Final = tuple.__new__
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
+_STATUS: Final[type[Status]] = Status
+"""Read from a C static by compiled ``status`` (a class name is a dict lookup)."""
 
 
 class Engine(Phases):
@@ -57,7 +59,7 @@ class Engine(Phases):
             got = self._status
             if got is None:
                 s = self._state
-                got = self._status = _new(Status, (s.phase, s.round, s.phase == END, s.winners or ()))
+                got = self._status = _new(_STATUS, (s.phase, s.round, s.phase == END, s.winners or ()))
             return got
         finally:
             self._lock.release()

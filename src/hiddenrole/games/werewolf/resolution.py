@@ -405,13 +405,12 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     """
     ballots: dict[str, str] = {}
     seen: set[str] = set()  # each voter's first ballot only (one pass, no first_uses dict)
-    player = view.player
     for u in uses:
         voter = u.player_id
         if u.skill != VOTE or voter in seen:
             continue
         seen.add(voter)
-        p = player(voter)
+        p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
         if u.targets and p is not None and p.alive and not p.vars.get(VAR_NO_VOTE):
             target = u.targets[0]
             if target:
