@@ -190,7 +190,9 @@ class State:
             if p is None:
                 return ""
             cell = p.round_vars if scope.per_round else p.vars
-            return cell.get(key, "")
+            # ``in`` and ``[]``, not ``get``: compiled, ``get`` on a read-only map is a method call
+            # that calls the dict's in turn.
+            return cell[key] if key in cell else ""  # noqa: SIM401
         return (self.round_vars if scope.per_round else self.vars).get(key, "")
 
     def apply(self, e: Effect) -> None:

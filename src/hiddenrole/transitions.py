@@ -60,8 +60,8 @@ class Transitions(Boundary):
         """Forget who was named for the phase being left, unless its resolver named
         players for the next visit; pop the detour that this phase paid off."""
         s = self._state
-        if not keep_actors:
-            s.actors.pop(s.phase, None)
+        if not keep_actors and s.phase in s.actors:
+            del s.actors[s.phase]  # not ``pop(key, None)``: mypyc compiles that into a generic method call
         if s.detours and s.detours[0].phase == s.phase:
             s.detours.pop(0)
 

@@ -6,6 +6,8 @@ without one never decides a game.
 
 from __future__ import annotations
 
+from typing import Final
+
 import hiddenrole as hr
 
 from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CAMP, VAR_CATEGORY, VILLAGER
@@ -25,13 +27,13 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
     gods = living_gods = villagers = living_villagers = 0
     for p in view.all_players():
         cell = p.vars
-        camp = cell.get(VAR_CAMP)
+        camp = cell[VAR_CAMP] if VAR_CAMP in cell else ""  # noqa: SIM401 (see _same_census)
         if camp == EVIL:
             evil += p.alive
         elif camp == GOOD:
             alive = p.alive
             good += alive
-            category = cell.get(VAR_CATEGORY)
+            category = cell[VAR_CATEGORY] if VAR_CATEGORY in cell else ""  # noqa: SIM401
             if category == GOD:
                 gods += 1
                 living_gods += alive
@@ -91,6 +93,12 @@ def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ..
         va, vb = a.vars, b.vars
         if va is vb:
             continue
-        if va.get(VAR_CAMP) != vb.get(VAR_CAMP) or va.get(VAR_CATEGORY) != vb.get(VAR_CATEGORY):
-            return False
+        # ``in`` and ``[]`` rather than ``get`` (here and in the census): compiled, ``get`` on a
+        # read-only map is a method call that calls the dict's in turn.
+        for key in _CENSUS_KEYS:
+            if (key in va) != (key in vb) or (key in va and va[key] != vb[key]):
+                return False
     return True
+
+
+_CENSUS_KEYS: Final = (VAR_CAMP, VAR_CATEGORY)
