@@ -13,7 +13,6 @@ reads it; nothing else touches that entry's data.
 
 from __future__ import annotations
 
-import functools
 from types import MappingProxyType
 from typing import Final
 
@@ -30,12 +29,25 @@ KEEP_ACTORS_KEY: Final = "keep_actors"
 _KEEP_ACTORS: Final = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 
-@functools.lru_cache(maxsize=1024)
+_ENTRIES: Final[tuple[dict[PhaseType, Effect], dict[PhaseType, Effect]]] = ({}, {})
+"""The entries made so far, by phase: without, and with ``keep_actors``."""
+_ENTRIES_KEPT: Final = 1024
+"""Entries kept per flag; past that (a program making phase names without end) each is built anew."""
+
+
 def phase_changed(phase: PhaseType, keep_actors: bool) -> Effect:
     """The log entry for entering ``phase``; ``keep_actors``: the phase left keeps its named actors.
 
-    Effects are immutable values, so one entry per (phase, flag) serves every game."""
-    return Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)
+    Effects are immutable values, so one entry per (phase, flag) serves every game. They are kept
+    in a plain dict keyed by the phase (once per phase of every game and replay: compiled, one
+    native lookup, where an ``lru_cache`` call hashed an argument tuple in a Python-level call)."""
+    kept = _ENTRIES[keep_actors]
+    got = kept.get(phase)
+    if got is None:
+        got = Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)
+        if len(kept) < _ENTRIES_KEPT:
+            kept[phase] = got
+    return got
 
 
 def keeps_actors(entry: Effect) -> bool:
