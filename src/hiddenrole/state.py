@@ -127,9 +127,10 @@ class State:
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
         if cached is None:
+            # List comprehensions, not generators, here and below: compiled, a generator is an
+            # object stepped through per item (rebuilt after every death or variable write).
             players = self.players
-            cached = tuple(p for p in (players[i] for i in self.order) if p.alive)
-            self._alive = cached
+            cached = self._alive = tuple([p for p in [players[i] for i in self.order] if p.alive])
         return cached
 
     def all_players(self) -> tuple[PlayerInfo, ...]:
@@ -138,14 +139,14 @@ class State:
         cached = self._all
         if cached is None:
             players = self.players
-            cached = self._all = tuple(players[i] for i in self.order)
+            cached = self._all = tuple([players[i] for i in self.order])
         return cached
 
     def alive_ids(self) -> tuple[str, ...]:
         """The ids of :meth:`alive_players` (cached the same way)."""
         cached = self._alive_ids
         if cached is None:
-            cached = self._alive_ids = tuple(p.id for p in self.alive_players())
+            cached = self._alive_ids = tuple([p.id for p in self.alive_players()])
         return cached
 
     def public_infos(self, viewer: str, revealed: tuple[str, ...]) -> tuple[PublicPlayerInfo, ...]:
