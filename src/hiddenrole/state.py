@@ -127,8 +127,8 @@ class State:
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
         if cached is None:
-            # List comprehensions, not generators, here and below: compiled, a generator is an
-            # object stepped through per item (rebuilt after every death or variable write).
+            # List comprehensions, not generators, here and below: the interpreter resumes a
+            # generator frame per item (rebuilt after every death or player-variable write).
             players = self.players
             cached = self._alive = tuple([p for p in [players[i] for i in self.order] if p.alive])
         return cached
