@@ -171,7 +171,7 @@ class WhoActs(EngineBase):
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
         """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
         pending = self._pending
-        return tuple(u for u in pending if u.player_id == player_id) if pending else ()
+        return tuple([u for u in pending if u.player_id == player_id]) if pending else ()
 
     def _limits(self, player_id: str, skills: tuple[SkillType, ...]) -> tuple[tuple[SkillType, tuple[str, ...]], ...]:
         """``(skill, only targets)`` for each allowed skill the rules' ``usable`` limits now (targets sorted)."""

@@ -126,7 +126,7 @@ def _rejects(view: hr.GameView) -> int:
 
 
 def _team(view: hr.GameView) -> tuple[str, ...]:
-    return tuple(t for t in view.var(hr.ROUND, VAR_TEAM).split(",") if t)
+    return tuple([t for t in view.var(hr.ROUND, VAR_TEAM).split(",") if t])
 
 
 def _next_after(view: hr.GameView, leader: str) -> str:

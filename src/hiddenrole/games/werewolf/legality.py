@@ -89,7 +89,7 @@ class Usable:
         if skill == POISON:
             if not me.vars.get(VAR_POISON):
                 return NO_POISON
-            return tuple(p.id for p in view.alive_players() if p.id != player_id)
+            return tuple([p.id for p in view.alive_players() if p.id != player_id])
         if skill == SHOOT:
             return gun_refusal(me) or None
         return None

@@ -149,14 +149,14 @@ def _tally(targets: Sequence[str]) -> dict[str, int]:
 
 
 def _tally_text(tally: Mapping[str, int]) -> str:
-    return ",".join(f"{t}:{n}" for t, n in sorted(tally.items()))
+    return ",".join([f"{t}:{n}" for t, n in sorted(tally.items())])
 
 
 def _leaders(tally: Mapping[str, int]) -> list[str]:
     if not tally:
         return []
     top = max(tally.values())
-    return sorted(t for t, n in tally.items() if n == top)
+    return sorted([t for t, n in tally.items() if n == top])
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -418,14 +418,14 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     ordered = sorted(ballots.items())
     tally = _tally([t for _, t in ordered])
     leaders = _leaders(tally)
-    text = ",".join(f"{v}>{t}" for v, t in ordered)
+    text = ",".join([f"{v}>{t}" for v, t in ordered])
     if len(leaders) != 1:
         return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
     data = {
         "ballots": text,
         "tally": _tally_text(tally),
-        "voters": ",".join(v for v, t in ordered if t == out),
+        "voters": ",".join([v for v, t in ordered if t == out]),
         "votes": str(tally[out]),
     }
     return [hr.event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
