@@ -446,8 +446,10 @@ def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
             and kind not in BOOKKEEPING_EVENTS
             and (data is EMPTY_MAP or _is_clean_map(data))
             and (cells is EMPTY_MAP or _is_clean_map(cells))
-            and (actors == () or _is_str_tuple(actors))  # set_actors' sorted tuple: no slow path either
-            and (won == () or _is_str_tuple(won))
+            # Empty: a type test and a truth test (compiled, ``== ()`` is a rich comparison); else
+            # set_actors' sorted tuple, which takes no slow path either.
+            and ((type(actors) is tuple and not actors) or _is_str_tuple(actors))
+            and ((type(won) is tuple and not won) or _is_str_tuple(won))
         ):
             return e
     f: Any = e
