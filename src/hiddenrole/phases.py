@@ -41,8 +41,12 @@ class Phases(Acting):
 
     def add_player(self, player_id: str, role: RoleType) -> PlayerInfo:
         """Seat a player before the game starts; the role's setup gives initial variables."""
-        with self._lock:
-            self._guard()
+        # acquire / try / finally and the setup called inline, as on the hot paths: a short game
+        # (One Night) seats its whole table for every game.
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             if self._state.phase != START:
                 raise GameAlreadyStarted("players can only be added before the game starts")
             if not isinstance(player_id, str) or not player_id:
@@ -52,7 +56,13 @@ class Phases(Acting):
             if player_id in self._state.players:
                 raise PlayerExists(f"player {player_id!r} is already seated")
             setup = self._b.role_setup.get(role)
-            raw = None if setup is None else self._call(setup, player_id, role)
+            raw = None
+            if setup is not None:
+                self._in_ext = True  # what _call does, without its frame
+                try:
+                    raw = setup(player_id, role)
+                finally:
+                    self._in_ext = False
             initial = EMPTY_MAP
             if raw is not None:
                 # A dict (what setups return) first: the Mapping test is an ABC check, costly compiled.
@@ -67,11 +77,15 @@ class Phases(Acting):
             self._board_changed()
             self._log.append(player_added(player_id, role, initial))
             return info
+        finally:
+            self._lock.release()
 
     def start(self) -> None:
         """Enter the start phase at round 1, then apply the game setup's effects."""
-        with self._lock:
-            self._guard()
+        self._lock.acquire()  # as in add_player: once per game, and games can be short
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
             if s.phase != START:
                 raise GameAlreadyStarted("the game has already started")
@@ -88,6 +102,8 @@ class Phases(Acting):
             self._board_changed()
             self._log.extend(batch)
             self._public([started])
+        finally:
+            self._lock.release()
         self._dispatch()
 
     def end_phase(self) -> tuple[Effect, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hiddenrole as hr
 
 from .dealing import MIN_PLAYERS, check_cards
-from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
+from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup"]
 
@@ -21,27 +21,37 @@ def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
 
 _CENTER_KEYS = tuple(center_key(s) for s in CENTER_SLOTS)
 """The game variable of each centre slot, in slot order."""
+_BOX: dict[hr.RoleType, int] = dict(BOX_COPIES)
+"""The box's copies per card, as a plain dict (a compiled lookup; the read-only map is a generic call)."""
 
 
 class GameSetup:
-    """Lays the centre cards and lets only a lone werewolf peek, once players are seated."""
+    """Lays the centre cards and lets only a lone werewolf peek, once players are seated.
 
-    __slots__ = ("center",)
+    The centre's three ``set_var`` effects are built once, with the value (they depend on the
+    centre alone; effects are immutable, so every game dealt this centre logs the same ones)."""
+
+    __slots__ = ("_laid", "center")
 
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
+        self._laid = tuple(hr.set_var(hr.GAME, key, card) for key, card in zip(_CENTER_KEYS, center, strict=True))
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
         players = view.all_players()
         if len(players) < MIN_PLAYERS:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
-        # The box's limits ignore order; sorted, seats and centre are the dealt deck (checked once, remembered).
-        check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
-        c0, c1, c2 = self.center
-        wolves = [p.id for p in players if p.role == WEREWOLF]
-        return [
-            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
-            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
-            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
-            hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ())),
-        ]
+        wolves: list[str] = []
+        held: dict[hr.RoleType, int] = {}  # the box's limits ignore order: count seats and centre
+        for p in players:
+            role = p.role
+            held[role] = held.get(role, 0) + 1
+            if role == WEREWOLF:
+                wolves.append(p.id)
+        for card in self.center:
+            held[card] = held.get(card, 0) + 1
+        for card, n in held.items():
+            if n > _BOX.get(card, 0):
+                # Not a dealt deck (an unknown role, too many copies): check_cards names the fault.
+                check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
+        return [*self._laid, hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ()))]
