@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import InvalidArgument
 from .vocab import (
@@ -49,9 +49,11 @@ __all__ = [
     "checked_event",
 ]
 
-EMPTY_MAP: Mapping[str, str] = MappingProxyType({})
+# The module's constants every effect is built from are ``Final``: compiled, a Final name is read
+# from a C static, any other global from the module's dict (a lookup per use, several per effect).
+EMPTY_MAP: Final[Mapping[str, str]] = MappingProxyType({})
 """The shared empty read-only mapping."""
-_tuple_new = tuple.__new__
+_tuple_new: Final = tuple.__new__
 
 REPLACED_BY_INTERCEPTOR = "replaced by an interceptor"
 
@@ -85,8 +87,11 @@ class VarScope(NamedTuple):
     owner: str = ""
 
     def of(self, player_id: str) -> VarScope:
-        """The same lifetime, owned by ``player_id``."""
-        return VarScope(self.per_round, player_id)
+        """The same lifetime, owned by ``player_id``.
+
+        Built from the tuple: ``VarScope(...)`` runs the NamedTuple's keyword ``__new__``, a Python
+        frame even compiled, and rules name a player's scope for every variable they write."""
+        return _tuple_new(VarScope, (self.per_round, player_id))
 
     def __str__(self) -> str:
         base = "round" if self.per_round else "game"
@@ -103,8 +108,8 @@ class VarScope(NamedTuple):
         return cls(base == "round", owner)
 
 
-GAME = VarScope(False, "")
-ROUND = VarScope(True, "")
+GAME: Final = VarScope(False, "")
+ROUND: Final = VarScope(True, "")
 
 
 class Event(NamedTuple):
