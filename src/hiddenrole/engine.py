@@ -17,6 +17,8 @@ readers and the two ways to build an engine from a record.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .effects import SkillUse, VarScope
 from .enginebase import EventHandler, MessageHandler
 from .errors import InvalidArgument
@@ -30,7 +32,7 @@ from .vocab import END
 
 __all__ = ["Engine", "EventHandler", "MessageHandler"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__  # Final: compiled, read from a C static, not the module's dict
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
 
 

@@ -9,6 +9,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from .acting import Acting
 from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
@@ -31,7 +32,7 @@ from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START,
 
 __all__ = ["Phases"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__  # Final: compiled, read from a C static, not the module's dict
 
 
 class Phases(Acting):
@@ -69,7 +70,14 @@ class Phases(Acting):
                 if type(raw) is not dict and not isinstance(raw, Mapping):
                     raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
                 if raw:
-                    initial = frozen_map({k: v for k, v in raw.items() if v != ""})
+                    # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
+                    kept = True
+                    for v in raw.values():
+                        if v != "":  # the filter's own test
+                            continue
+                        kept = False
+                        break
+                    initial = frozen_map(raw if kept else {k: v for k, v in raw.items() if v != ""})
             info: PlayerInfo = _new(
                 PlayerInfo, (player_id, role, True, initial, EMPTY_MAP)
             )  # no NamedTuple __new__ frame

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Final
 
 from .effects import EMPTY_MAP, Effect, VarScope
 from .errors import InvalidArgument
@@ -252,7 +253,7 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     return MappingProxyType(dict(sorted(d.items())))
 
 
-_new = tuple.__new__
+_new: Final = tuple.__new__  # Final: compiled, read from a C static, not the module's dict
 
 
 class GameView:

@@ -35,7 +35,12 @@ class GameSetup:
 
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
-        self._laid = tuple(hr.set_var(hr.GAME, key, card) for key, card in zip(_CENTER_KEYS, center, strict=True))
+        c0, c1, c2 = center
+        self._laid = (
+            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
+            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
+            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
+        )
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
         players = view.all_players()
