@@ -6,6 +6,8 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
+from typing import Final
+
 import hiddenrole as hr
 
 from .dealing import MIN_PLAYERS, check_cards
@@ -19,10 +21,12 @@ def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
     return {VAR_CARD: role}
 
 
-_CENTER_KEYS = tuple(center_key(s) for s in CENTER_SLOTS)
+_CENTER_KEYS: Final = tuple(center_key(s) for s in CENTER_SLOTS)
 """The game variable of each centre slot, in slot order."""
-_BOX: dict[hr.RoleType, int] = dict(BOX_COPIES)
+_BOX: Final[dict[hr.RoleType, int]] = dict(BOX_COPIES)
 """The box's copies per card, as a plain dict (a compiled lookup; the read-only map is a generic call)."""
+_NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
+"""With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
 
 class GameSetup:
@@ -48,15 +52,15 @@ class GameSetup:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
         wolves: list[str] = []
         held: dict[hr.RoleType, int] = {}  # the box's limits ignore order: count seats and centre
-        for p in players:
-            role = p.role
+        for pid, role, _, _, _ in players:  # unpacked: a NamedTuple attribute is a generic lookup compiled
             held[role] = held.get(role, 0) + 1
             if role == WEREWOLF:
-                wolves.append(p.id)
+                wolves.append(pid)
         for card in self.center:
             held[card] = held.get(card, 0) + 1
         for card, n in held.items():
             if n > _BOX.get(card, 0):
                 # Not a dealt deck (an unknown role, too many copies): check_cards names the fault.
                 check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
-        return [*self._laid, hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ()))]
+        peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
+        return [*self._laid, peek]
