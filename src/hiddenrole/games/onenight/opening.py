@@ -10,8 +10,8 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .dealing import MIN_PLAYERS, check_cards
-from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
+from .dealing import _CHECKED, MIN_PLAYERS, check_cards
+from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup"]
 
@@ -23,8 +23,6 @@ def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
 
 _CENTER_KEYS: Final = tuple(center_key(s) for s in CENTER_SLOTS)
 """The game variable of each centre slot, in slot order."""
-_BOX: Final[dict[hr.RoleType, int]] = dict(BOX_COPIES)
-"""The box's copies per card, as a plain dict (a compiled lookup; the read-only map is a generic call)."""
 _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
@@ -51,16 +49,17 @@ class GameSetup:
         if len(players) < MIN_PLAYERS:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
         wolves: list[str] = []
-        held: dict[hr.RoleType, int] = {}  # the box's limits ignore order: count seats and centre
+        cards = list(self.center)
         for pid, role, _, _, _ in players:  # unpacked: a NamedTuple attribute is a generic lookup compiled
-            held[role] = held.get(role, 0) + 1
+            cards.append(role)
             if role == WEREWOLF:
                 wolves.append(pid)
-        for card in self.center:
-            held[card] = held.get(card, 0) + 1
-        for card, n in held.items():
-            if n > _BOX.get(card, 0):
-                # Not a dealt deck (an unknown role, too many copies): check_cards names the fault.
-                check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
+        # The box's limits ignore order: sorted, seats and centre are the dealt deck. A deck
+        # check_cards has passed is remembered there; only another one is checked (here, inline,
+        # without its Python frame in the usual case).
+        cards.sort()
+        table = tuple(cards)
+        if table not in _CHECKED:
+            check_cards(table, "seats and centre")
         peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
         return [*self._laid, peek]
