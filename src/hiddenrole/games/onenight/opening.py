@@ -50,10 +50,11 @@ class GameSetup:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
         wolves: list[str] = []
         cards = list(self.center)
-        for pid, role, _, _, _ in players:  # unpacked: a NamedTuple attribute is a generic lookup compiled
+        for p in players:
+            role = p.role
             cards.append(role)
             if role == WEREWOLF:
-                wolves.append(pid)
+                wolves.append(p.id)
         # The box's limits ignore order: sorted, seats and centre are the dealt deck. A deck
         # check_cards has passed is remembered there; only another one is checked (here, inline,
         # without its Python frame in the usual case).
