@@ -87,8 +87,11 @@ class VarScope(NamedTuple):
     owner: str = ""
 
     def of(self, player_id: str) -> VarScope:
-        """The same lifetime, owned by ``player_id``."""
-        return VarScope(self.per_round, player_id)
+        """The same lifetime, owned by ``player_id``.
+
+        Built from the tuple: ``VarScope(...)`` runs the NamedTuple's keyword ``__new__``, a Python
+        frame even compiled, and rules name a player's scope for every variable they write."""
+        return _tuple_new(VarScope, (self.per_round, player_id))
 
     def __str__(self) -> str:
         base = "round" if self.per_round else "game"

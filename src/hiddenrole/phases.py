@@ -9,6 +9,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from .acting import Acting
 from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
@@ -31,7 +32,7 @@ from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START,
 
 __all__ = ["Phases"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__  # Final: compiled, read from a C static, not the module's dict
 
 
 class Phases(Acting):
@@ -41,8 +42,12 @@ class Phases(Acting):
 
     def add_player(self, player_id: str, role: RoleType) -> PlayerInfo:
         """Seat a player before the game starts; the role's setup gives initial variables."""
-        with self._lock:
-            self._guard()
+        # acquire / try / finally and the setup called inline, as on the hot paths: a short game
+        # (One Night) seats its whole table for every game.
+        self._lock.acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             if self._state.phase != START:
                 raise GameAlreadyStarted("players can only be added before the game starts")
             if not isinstance(player_id, str) or not player_id:
@@ -52,14 +57,27 @@ class Phases(Acting):
             if player_id in self._state.players:
                 raise PlayerExists(f"player {player_id!r} is already seated")
             setup = self._b.role_setup.get(role)
-            raw = None if setup is None else self._call(setup, player_id, role)
+            raw = None
+            if setup is not None:
+                self._in_ext = True  # what _call does, without its frame
+                try:
+                    raw = setup(player_id, role)
+                finally:
+                    self._in_ext = False
             initial = EMPTY_MAP
             if raw is not None:
                 # A dict (what setups return) first: the Mapping test is an ABC check, costly compiled.
                 if type(raw) is not dict and not isinstance(raw, Mapping):
                     raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
                 if raw:
-                    initial = frozen_map({k: v for k, v in raw.items() if v != ""})
+                    # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
+                    kept = True
+                    for v in raw.values():
+                        if v != "":  # the filter's own test
+                            continue
+                        kept = False
+                        break
+                    initial = frozen_map(raw if kept else {k: v for k, v in raw.items() if v != ""})
             info: PlayerInfo = _new(
                 PlayerInfo, (player_id, role, True, initial, EMPTY_MAP)
             )  # no NamedTuple __new__ frame
@@ -67,11 +85,15 @@ class Phases(Acting):
             self._board_changed()
             self._log.append(player_added(player_id, role, initial))
             return info
+        finally:
+            self._lock.release()
 
     def start(self) -> None:
         """Enter the start phase at round 1, then apply the game setup's effects."""
-        with self._lock:
-            self._guard()
+        self._lock.acquire()  # as in add_player: once per game, and games can be short
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
             s = self._state
             if s.phase != START:
                 raise GameAlreadyStarted("the game has already started")
@@ -88,6 +110,8 @@ class Phases(Acting):
             self._board_changed()
             self._log.extend(batch)
             self._public([started])
+        finally:
+            self._lock.release()
         self._dispatch()
 
     def end_phase(self) -> tuple[Effect, ...]:

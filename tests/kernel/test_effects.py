@@ -107,6 +107,15 @@ def test_each_primitive_is_its_keyword_form_field_for_field(built: Any, keywords
     assert got._asdict() == want._asdict()
 
 
+@pytest.mark.parametrize("base", [hr.GAME, hr.ROUND])
+def test_scope_of_is_its_keyword_form(base: hr.VarScope) -> None:
+    """``of`` builds the scope from the tuple: the same value and type as the keyword form."""
+    got = base.of("p1")
+    assert type(got) is hr.VarScope
+    assert got == hr.VarScope(per_round=base.per_round, owner="p1")
+    assert (got.per_round, got.owner) == (base.per_round, "p1")
+
+
 def test_an_event_without_data_shares_the_empty_map() -> None:
     """The kernel's fast path knows the shared empty map by identity."""
     assert hr.event("A").data is hr.Effect("A").data

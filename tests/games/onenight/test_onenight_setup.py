@@ -10,6 +10,7 @@ import pytest
 import hiddenrole as hr
 from hiddenrole.games import onenight as on
 from hiddenrole.games.onenight.dealing import check_cards
+from hiddenrole.games.onenight.shuffling import shuffle
 
 SIX = (
     on.WEREWOLF,
@@ -90,6 +91,24 @@ def test_O2_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
         on.deal(SIX, 6, "42")  # type: ignore[arg-type]
     with pytest.raises(hr.InvalidBoard):
         on.deal(SIX, 5, 1)
+
+
+def test_O2_the_compiled_shuffle_makes_the_library_shuffles_draws() -> None:
+    """Dealing shuffles with its own loop (compiled, no frame per card): the library's swaps, seed for seed."""
+    for n in range(0, 20):
+        for seed in (*range(60), -7, 2**70 + 3):
+            ours, lib = [f"c{i}" for i in range(n)], [f"c{i}" for i in range(n)]
+            shuffle(ours, seed)
+            random.Random(seed).shuffle(lib)
+            assert ours == lib, (n, seed)
+    deck = on.default_deck(10)
+    for seed in range(200):
+        cards = sorted(deck)
+        random.Random(seed).shuffle(cards)
+        assert on.deal(deck, 10, seed) == (
+            tuple(zip(map(on.seat_id, range(10)), cards[:10], strict=True)),
+            tuple(cards[10:]),
+        )
 
 
 def test_O2_default_decks_are_valid_for_three_to_ten_players() -> None:

@@ -293,19 +293,26 @@ def rules_for(deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_cl
 
 def engine_for(the_deal: Deal, *, minion_clause: bool = False, start: bool = True) -> hr.Engine:
     """An engine with the deal seated, started unless ``start`` is false."""
-    engine = hr.Engine(rules(the_deal.center, minion_clause=minion_clause))
-    for pid, role in the_deal.seats:
-        engine.add_player(pid, role)
-    if start:
-        engine.start()
-    return engine
+    return _seated(the_deal, rules(the_deal.center, minion_clause=minion_clause), start)
 
 
 def new_engine(
     deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_clause: bool = False, start: bool = True
 ) -> hr.Engine:
     """A ready game: ``deck`` dealt to ``players`` seats (``p0``..) from ``seed``, started."""
-    return engine_for(deal(deck, players, seed), minion_clause=minion_clause, start=start)
+    the_deal = deal(deck, players, seed)
+    # deal() checked the deck, so its centre needs no second check: straight to the rules' cache.
+    return _seated(the_deal, _rules(the_deal.center, minion_clause), start)
+
+
+def _seated(the_deal: Deal, the_rules: hr.Rules, start: bool) -> hr.Engine:
+    engine = hr.Engine(the_rules)
+    add_player = engine.add_player
+    for pid, role in the_deal.seats:
+        add_player(pid, role)
+    if start:
+        engine.start()
+    return engine
 
 
 def _require_onenight(engine: hr.Engine) -> None:

@@ -7,13 +7,13 @@ The kernel has no randomness, so dealing happens here, before the game, from a
 from __future__ import annotations
 
 import functools
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 import hiddenrole as hr
 
+from .shuffling import shuffle
 from .vocab import (
     BOX_COPIES,
     DRUNK,
@@ -121,6 +121,9 @@ def validate_deck(deck: Sequence[hr.RoleType], players: int) -> tuple[hr.RoleTyp
     return cards
 
 
+_new = tuple.__new__
+
+
 def deal(deck: Sequence[hr.RoleType], players: int, seed: int) -> Deal:
     """Shuffle ``deck`` with ``random.Random(seed)``: one card per seat, the last three to the centre.
 
@@ -130,10 +133,10 @@ def deal(deck: Sequence[hr.RoleType], players: int, seed: int) -> Deal:
     cards = sorted(validate_deck(deck, players))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
-    random.Random(seed).shuffle(cards)
+    shuffle(cards, seed)  # random.Random(seed).shuffle's draws, compiled
     seats = tuple(zip(_seat_ids(players), cards[:players], strict=True))
     c0, c1, c2 = cards[players:]
-    return Deal(seats, (c0, c1, c2))
+    return _new(Deal, (seats, (c0, c1, c2)))  # no NamedTuple __new__ frame
 
 
 def default_deck(players: int) -> tuple[hr.RoleType, ...]:

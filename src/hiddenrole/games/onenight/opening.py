@@ -6,9 +6,11 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
+from typing import Final
+
 import hiddenrole as hr
 
-from .dealing import MIN_PLAYERS, check_cards
+from .dealing import _CHECKED, MIN_PLAYERS, check_cards
 from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup"]
@@ -19,29 +21,46 @@ def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
     return {VAR_CARD: role}
 
 
-_CENTER_KEYS = tuple(center_key(s) for s in CENTER_SLOTS)
+_CENTER_KEYS: Final = tuple(center_key(s) for s in CENTER_SLOTS)
 """The game variable of each centre slot, in slot order."""
+_NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
+"""With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
 
 class GameSetup:
-    """Lays the centre cards and lets only a lone werewolf peek, once players are seated."""
+    """Lays the centre cards and lets only a lone werewolf peek, once players are seated.
 
-    __slots__ = ("center",)
+    The centre's three ``set_var`` effects are built once, with the value (they depend on the
+    centre alone; effects are immutable, so every game dealt this centre logs the same ones)."""
+
+    __slots__ = ("_laid", "center")
 
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
+        c0, c1, c2 = center
+        self._laid = (
+            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
+            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
+            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
+        )
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
         players = view.all_players()
         if len(players) < MIN_PLAYERS:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
-        # The box's limits ignore order; sorted, seats and centre are the dealt deck (checked once, remembered).
-        check_cards(sorted((*(p.role for p in players), *self.center)), "seats and centre")
-        c0, c1, c2 = self.center
-        wolves = [p.id for p in players if p.role == WEREWOLF]
-        return [
-            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
-            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
-            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
-            hr.set_actors(NIGHT_WEREWOLF, *(wolves if len(wolves) == 1 else ())),
-        ]
+        wolves: list[str] = []
+        cards = list(self.center)
+        for p in players:
+            role = p.role
+            cards.append(role)
+            if role == WEREWOLF:
+                wolves.append(p.id)
+        # The box's limits ignore order: sorted, seats and centre are the dealt deck. A deck
+        # check_cards has passed is remembered there; only another one is checked (here, inline,
+        # without its Python frame in the usual case).
+        cards.sort()
+        table = tuple(cards)
+        if table not in _CHECKED:
+            check_cards(table, "seats and centre")
+        peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
+        return [*self._laid, peek]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from types import MappingProxyType
+from typing import Final
 
 import hiddenrole as hr
 
@@ -75,7 +76,7 @@ _Slot = tuple[str, str]  # ("player", id) or ("center", slot)
 
 def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
     """Seated players dealt ``role`` (the kernel role), sorted; the centre is not counted."""
-    return tuple(p.id for p in view.all_players() if p.role == role)
+    return tuple([p.id for p in view.all_players() if p.role == role])  # a list, not a generator: cheaper
 
 
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
@@ -91,12 +92,35 @@ def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
     """Each player's first submission among ``skills``; later ones are ignored."""
-    wanted = frozenset(skills)
+    wanted = skills if isinstance(skills, frozenset) else frozenset(skills)  # the resolvers pass constants
     out: dict[str, hr.SkillUse] = {}
     for u in uses:
         if u.skill in wanted and u.player_id not in out:
             out[u.player_id] = u
     return out
+
+
+_PEEK: Final = frozenset((PEEK,))
+_SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
+_ROB: Final = frozenset((ROB,))
+_MEDDLE: Final = frozenset((MEDDLE,))
+_DRINK: Final = frozenset((DRINK,))
+_VOTE: Final = frozenset((VOTE,))
+
+MAX_SCOPES = 4096
+"""How many players' game scopes :func:`_scope` remembers (a bound: ids beyond get a fresh scope)."""
+_SCOPES: dict[str, hr.VarScope] = {}
+
+
+def _scope(player_id: str) -> hr.VarScope:
+    """``GAME.of(player_id)``, one value per seat id: scopes are immutable, and the resolvers
+    write a seat's variables several times a game (a NamedTuple method call costs, compiled)."""
+    got = _SCOPES.get(player_id)
+    if got is None:
+        got = hr.GAME.of(player_id)
+        if len(_SCOPES) < MAX_SCOPES:
+            _SCOPES[player_id] = got
+    return got
 
 
 class _Cards:
@@ -128,7 +152,7 @@ class _Cards:
         out: list[hr.Effect] = []
         for (kind, name), card in sorted(self._changed.items()):
             if kind == "player":
-                out.append(hr.set_var(hr.GAME.of(name), VAR_CARD, card))
+                out.append(hr.set_var(_scope(name), VAR_CARD, card))
             else:
                 out.append(hr.set_var(hr.GAME, center_key(name), card))
         return out
@@ -147,7 +171,7 @@ def _is_other_player(view: hr.GameView, actor: str, target: str) -> bool:
 
 
 def _learn(player_id: str, key: str, card: hr.RoleType) -> hr.Effect:
-    return hr.set_var(hr.GAME.of(player_id), key, card)
+    return hr.set_var(_scope(player_id), key, card)
 
 
 def resolve_nothing(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -161,7 +185,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     if len(wolves) != 1:
         return []
     wolf = wolves[0]
-    use = first_uses(uses, (PEEK,)).get(wolf)
+    use = first_uses(uses, _PEEK).get(wolf)
     if use is None or len(use.targets) != 1 or use.target not in CENTER_SLOTS:
         return []
     slot = use.target
@@ -174,7 +198,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The seer looks at one other player's card or at two different centre cards."""
-    firsts = first_uses(uses, (SEER_PLAYER, SEER_CENTER))
+    firsts = first_uses(uses, _SEER_SKILLS)
     out: list[hr.Effect] = []
     for seer in dealt(view, SEER):
         use = firsts.get(seer)
@@ -206,7 +230,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
     The robber also knows the victim now holds the card the robber gave away.
     """
-    firsts = first_uses(uses, (ROB,))
+    firsts = first_uses(uses, _ROB)
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for robber in dealt(view, ROBBER):
@@ -225,7 +249,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
 def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The troublemaker swaps two other players' cards; nobody looks, nobody is told."""
-    firsts = first_uses(uses, (MEDDLE,))
+    firsts = first_uses(uses, _MEDDLE)
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for tm in dealt(view, TROUBLEMAKER):
@@ -246,7 +270,7 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     The swap is compulsory: a drunk who chose nothing (or nothing valid) takes
     :data:`DEFAULT_DRUNK_SLOT`, as a moderator would hand them a card.
     """
-    firsts = first_uses(uses, (DRINK,))
+    firsts = first_uses(uses, _DRINK)
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for drunk in dealt(view, DRUNK):
@@ -278,7 +302,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     (one level only: a player shot by the hunter shoots nobody).
     """
     votes: dict[str, str] = {}
-    for voter, use in first_uses(uses, (VOTE,)).items():
+    for voter, use in first_uses(uses, _VOTE).items():
         target = view.player(use.target) if len(use.targets) == 1 else None
         if target is not None and target.id != voter and target.alive:
             votes[voter] = target.id
@@ -286,7 +310,9 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     tally: dict[str, int] = {}
     for t in votes.values():
         tally[t] = tally.get(t, 0) + 1
-    top = max(tally.values(), default=0)
+    top = 0
+    for n in tally.values():
+        top = max(top, n)
     count = MappingProxyType({"votes": str(top)})
     dead: list[str] = []
     if top <= 1:
