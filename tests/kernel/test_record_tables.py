@@ -190,3 +190,25 @@ def test_an_effect_is_written_as_the_encoder_writes_its_object() -> None:
     assert fresh.to_json() == compact.encode(fresh.to_dict()).encode() == log.to_json()
     odd = hr.GameLog("r", "1", (hr.Effect("X", source=5, target='é\\"x'),))  # type: ignore[arg-type]
     assert odd.to_json() == compact.encode(odd.to_dict()).encode()
+
+
+def test_the_native_effect_writer_writes_what_the_generated_one_does() -> None:
+    """A compiled kernel writes effects with ``_SparseRecord.native_text`` (a native loop), the
+    pure one with the generated writer: both give the same text and refuse the same values."""
+    from hiddenrole import persistence
+
+    rec = persistence._EFFECT
+    effects = [
+        *rich_engine().log().effects,
+        hr.Effect("X", "a", "b", {"k": "v", "z": "\u00e9"}, True, "why", "P", True, hr.ROUND.of("p"), "k", "v"),
+        hr.set_var(hr.GAME, "k", ""),
+        hr.set_actors("P", "b", "a"),
+        hr.Effect("X", canceled=1),  # type: ignore[arg-type]
+    ]
+    for e in effects:
+        assert rec.native_text(e) == rec.text(e)
+    for bad in (hr.Effect("X", source=5), hr.Effect("X", data=7), hr.Effect("X", scope="game")):  # type: ignore[arg-type]
+        with pytest.raises((TypeError, AttributeError)):
+            rec.text(bad)
+        with pytest.raises((TypeError, AttributeError)):
+            rec.native_text(bad)
