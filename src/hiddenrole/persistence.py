@@ -10,6 +10,7 @@ as a table of fields; its encoder and its decoder are both compiled from that ta
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from bisect import bisect_right
@@ -374,6 +375,9 @@ class _Record:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
         text = _dense_text_writer(self._layout, ())
+        plan = _flat_plan(self._layout) if _NATIVE else None
+        if plan is not None:
+            text = functools.partial(_flat_text, plan)
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             if where is _NO_PATH:
@@ -458,6 +462,36 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
     else:
         body.append(f"return make({', '.join(f'{a}={x}' for a, x in args.items())})")
     return _compiled("v, r, where", body, env)
+
+
+_FlatPlan = list[tuple[str, str, Callable[[Any], str], bool]]
+
+
+def _flat_plan(layout: _Layout) -> _FlatPlan | None:
+    """What :func:`_flat_text` writes for a record with no nested group (players, detours,
+    submissions): per field its key's text, its attribute, its value's text and whether it is
+    nullable; ``None`` for a record with a group."""
+    plan: _FlatPlan = []
+    for key, spec in layout:
+        if not isinstance(spec, _Field):
+            return None
+        kind = spec.kind
+        text = _text_fn(kind._replace(nullable=False))
+        plan.append((("," if plan else "{") + _encode(key) + ":", spec.attr, text, kind.nullable))
+    return plan
+
+
+def _flat_text(plan: _FlatPlan, v: Any) -> str:
+    """:func:`_dense_text_writer`'s string for a record without groups, written by a loop over
+    ``plan``: compiled (mypyc) the loop is native, where the generated writer stays interpreted.
+    It writes and refuses exactly what that writer does (a value not of its kind raises)."""
+    out: list[str] = []
+    for key, attr, text, nullable in plan:
+        x = getattr(v, attr)
+        out.append(key)
+        out.append("null" if nullable and x is None else text(x))
+    out.append("}")
+    return "".join(out)
 
 
 def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:

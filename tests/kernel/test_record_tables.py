@@ -212,3 +212,26 @@ def test_the_native_effect_writer_writes_what_the_generated_one_does() -> None:
             rec.text(bad)
         with pytest.raises((TypeError, AttributeError)):
             rec.native_text(bad)
+
+
+def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
+    """A compiled kernel writes players, detours and submissions with ``_flat_text`` (a native
+    loop over the record's table), the pure one with the generated writer: same text, same refusals."""
+    from hiddenrole import persistence
+
+    snap = rich_engine().snapshot()
+    for record, values in (
+        (persistence._PLAYER, snap.players),
+        (persistence._DETOUR, (*snap.detours, hr.Detour("p\u00e9", "P"))),
+        (persistence._SKILL_USE, snap.pending),
+    ):
+        plan = persistence._flat_plan(record._layout)
+        generated = persistence._dense_text_writer(record._layout, ())
+        assert plan is not None and values
+        for v in values:
+            assert persistence._flat_text(plan, v) == generated(v)
+        bad = values[0]._replace(**{values[0]._fields[0]: 5})
+        for write in (generated, lambda v, plan=plan: persistence._flat_text(plan, v)):
+            with pytest.raises((TypeError, AttributeError)):
+                write(bad)
+    assert persistence._flat_plan(persistence._SNAPSHOT._layout) is None  # a record with groups
