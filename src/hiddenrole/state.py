@@ -246,7 +246,7 @@ class State:
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
         elif t == DETOUR and e.phase and e.source:
-            self.detours.append(Detour(e.source, e.phase))
+            self.detours.append(_new(Detour, (e.source, e.phase)))  # no NamedTuple __new__ frame
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
