@@ -555,10 +555,10 @@ class _SparseRecord:
         "_cls",
         "_defaults",
         "_fields",
+        "_head",
         "_keys",
         "_nonempty",
         "_plan",
-        "_head",
         "text",
         "write",
     )

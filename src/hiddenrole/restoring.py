@@ -177,7 +177,7 @@ class Restoring(Transitions):
             self.rules.name == log.rules_name
             and self.rules.version == log.rules_version
             and tuple(self._log) == log.effects
-            and LOG_VERSION == log.version
+            and log.version == LOG_VERSION
             and s.phase == snap.phase
             and s.round == snap.round
             and s.vars == snap.vars
@@ -190,7 +190,7 @@ class Restoring(Transitions):
             and tuple(s.turns) == snap.turns
             and s.delayed == snap.delayed
             and s.held == snap.held
-            and SNAPSHOT_VERSION == snap.version
+            and snap.version == SNAPSHOT_VERSION
         )
 
     def _replay(self, effects: Sequence[Effect], trusted: bool = False) -> None:
