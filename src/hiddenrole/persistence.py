@@ -10,6 +10,7 @@ as a table of fields; its encoder and its decoder are both compiled from that ta
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from bisect import bisect_right
@@ -266,6 +267,20 @@ def _text_expr(kind: _Kind, x: str, env: dict[str, Any]) -> str:
     return f"('null' if {x} is None else {text})" if kind.nullable else text
 
 
+def _text_fn(kind: _Kind) -> Callable[[Any], str]:
+    """The function :func:`_text_expr` writes for ``kind`` (not nullable), as a value."""
+    if kind.nullable:
+        raise ValueError("a nullable kind has no single text function")
+    if kind.text is not None:
+        return kind.text
+    write = kind.write
+    if write is None:
+        return encode_basestring_ascii if kind.json_type is str else _encode
+    if kind.json_type is str:
+        return lambda x: encode_basestring_ascii(write(x))
+    return lambda x: _encode(write(x))
+
+
 def _as_text(text: Callable[[_T], str], write: Callable[[_T], Any], value: _T) -> str:
     """``text(value)``, or the encoder's text of ``write(value)`` where a value is not of its
     kind (e.g. a hand-built record): the bytes are the encoder's either way."""
@@ -360,6 +375,9 @@ class _Record:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
         text = _dense_text_writer(self._layout, ())
+        plan = _flat_plan(self._layout) if _NATIVE else None
+        if plan is not None:
+            text = functools.partial(_flat_text, plan)
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             if where is _NO_PATH:
@@ -446,6 +464,36 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
     return _compiled("v, r, where", body, env)
 
 
+_FlatPlan = list[tuple[str, str, Callable[[Any], str], bool]]
+
+
+def _flat_plan(layout: _Layout) -> _FlatPlan | None:
+    """What :func:`_flat_text` writes for a record with no nested group (players, detours,
+    submissions): per field its key's text, its attribute, its value's text and whether it is
+    nullable; ``None`` for a record with a group."""
+    plan: _FlatPlan = []
+    for key, spec in layout:
+        if not isinstance(spec, _Field):
+            return None
+        kind = spec.kind
+        text = _text_fn(kind._replace(nullable=False))
+        plan.append((("," if plan else "{") + _encode(key) + ":", spec.attr, text, kind.nullable))
+    return plan
+
+
+def _flat_text(plan: _FlatPlan, v: Any) -> str:
+    """:func:`_dense_text_writer`'s string for a record without groups, written by a loop over
+    ``plan``: compiled (mypyc) the loop is native, where the generated writer stays interpreted.
+    It writes and refuses exactly what that writer does (a value not of its kind raises)."""
+    out: list[str] = []
+    for key, attr, text, nullable in plan:
+        x = getattr(v, attr)
+        out.append(key)
+        out.append("null" if nullable and x is None else text(x))
+    out.append("}")
+    return "".join(out)
+
+
 def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     env: dict[str, Any] = {}
 
@@ -501,7 +549,19 @@ class _SparseRecord:
     of every save, restore and replay. A list of them is read in one loop with one lookup
     per key present, and written with one comparison per field."""
 
-    __slots__ = ("_by_key", "_by_order", "_cls", "_defaults", "_fields", "_keys", "_nonempty", "text", "write")
+    __slots__ = (
+        "_by_key",
+        "_by_order",
+        "_cls",
+        "_defaults",
+        "_fields",
+        "_head",
+        "_keys",
+        "_nonempty",
+        "_plan",
+        "text",
+        "write",
+    )
 
     def __init__(self, cls: type[tuple[Any, ...]], nonempty: str, *fields: tuple[str, _Kind]) -> None:
         names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
@@ -536,6 +596,16 @@ class _SparseRecord:
         """The JSON object of one record (fields at their default left out)."""
         self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
+        self._head = "{" + _encode(self._keys[self._nonempty]) + ":"
+        self._plan: list[tuple[int, str, Callable[[Any], str] | None, Any]] = []
+        """What :meth:`native_text` writes after the non-empty field: per field its index, its key's
+        text, its value's text (``None``: a flag, written ``true``) and its default when that is true."""
+        for i, (k, kind) in enumerate(fields):
+            if i != self._nonempty:
+                text: Callable[[Any], str] | None = None
+                if kind.json_type is not bool:
+                    text = _text_fn(kind)
+                self._plan.append((i, "," + _encode(k) + ":", text, self._defaults[i] or None))
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
         """The text of :attr:`write`'s object, field by field: a flag as ``true``, any other
@@ -560,6 +630,20 @@ class _SparseRecord:
                 body.append(f"if x{i}: s += {key!r} + {value}")
         body.append("return s + '}'")
         return _compiled("v", body, env)
+
+    def native_text(self, v: tuple[Any, ...]) -> str:
+        """:attr:`text`'s string, written by a loop over :attr:`_plan`: compiled (mypyc) this loop
+        is native, where the generated writer stays interpreted (a third of its instructions).
+        It writes and refuses exactly what the generated writer does (a value not of its kind
+        raises TypeError or AttributeError)."""
+        out = [self._head, encode_basestring_ascii(v[self._nonempty])]
+        for i, key, text, default in self._plan:
+            x = v[i]
+            if (x != default) if default is not None else x:
+                out.append(key)
+                out.append("true" if text is None else text(x))
+        out.append("}")
+        return "".join(out)
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
         """Every record of the JSON array ``v`` (already known to be a list).
@@ -732,8 +816,10 @@ class EncodedEffects:
 
 def _effects_text(effects: tuple[Effect, ...]) -> str:
     """The comma-joined JSON text of ``effects`` (the inside of the log's array)."""
-    text = _EFFECT.text
     try:
+        if _NATIVE:
+            return ",".join([_EFFECT.native_text(e) for e in effects])
+        text = _EFFECT.text
         return ",".join([text(e) for e in effects])
     except (TypeError, AttributeError):  # a value not of its kind: the encoder's way (see _as_text)
         write = _EFFECT.write

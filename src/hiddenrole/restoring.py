@@ -162,20 +162,48 @@ class Restoring(Transitions):
         except InvalidLog as exc:
             raise InvalidSnapshot(f"log: {exc.message}") from None
         self._load_pending(snap.pending)
-        if self._snapshot() != snap:
+        if not self._matches(snap):
             raise InvalidSnapshot("the saved board does not match its own log")
+
+    def _matches(self, snap: Snapshot) -> bool:
+        """``self._snapshot() == snap``, field by field without building the snapshot (its two
+        frozen dataclasses and map copies cost more than the comparison): each field is compared
+        as the dataclass would compare it (a sorted copy of a dict equals the dict)."""
+        if type(snap) is not Snapshot or type(snap.log) is not GameLog:
+            return self._snapshot() == snap  # a subclass compares as the dataclass decides
+        s = self._state
+        log = snap.log
+        return (
+            self.rules.name == log.rules_name
+            and self.rules.version == log.rules_version
+            and tuple(self._log) == log.effects
+            and log.version == LOG_VERSION
+            and s.phase == snap.phase
+            and s.round == snap.round
+            and s.vars == snap.vars
+            and s.actors == snap.actors
+            and s.winners == snap.winners
+            and s.all_players() == snap.players
+            and tuple(s.detours) == snap.detours
+            and s.round_vars == snap.round_vars
+            and tuple(self._pending) == snap.pending
+            and tuple(s.turns) == snap.turns
+            and s.delayed == snap.delayed
+            and s.held == snap.held
+            and snap.version == SNAPSHOT_VERSION
+        )
 
     def _replay(self, effects: Sequence[Effect], trusted: bool = False) -> None:
         """Apply a log, checking every entry as live play would have (types, seated
         players, known phases): a log live play could not have written is InvalidLog.
 
         One loop, the most common entries first (phase changes, then writes; a rule
-        event changes nothing and costs two set lookups)."""
+        event changes nothing and costs two set lookups). ``s.apply`` and ``self._move`` are
+        called as methods, not through locals: compiled, a bound method held in a local is a
+        Python-level call, a method call is a direct native one (an eighth of a compiled replay)."""
         s = self._state
         started = False
-        apply = s.apply
         tables = self._tables
-        move = self._move
         checked: list[Effect] = []
         for n, e in enumerate(effects):
             if not trusted:
@@ -189,13 +217,13 @@ class Restoring(Transitions):
                 to = e.phase
                 if not started or s.phase == END or to not in tables:
                     raise InvalidLog(f"log entry {n} ({t}): phase change to {to!r} is impossible here")
-                move(to, bool(e.data) and keeps_actors(e))
+                self._move(to, bool(e.data) and keeps_actors(e))
             elif t in WRITES:  # a rule event changes nothing: no call
                 if t == DETOUR and not e.canceled:
                     fault = self._detour_fault(e)
                     if fault:
                         raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
-                apply(e)
+                s.apply(e)
             elif t not in BOOKKEEPING_EVENTS:
                 continue
             elif t == PLAYER_ADDED:
@@ -225,7 +253,7 @@ class Restoring(Transitions):
                     raise InvalidLog(f"log entry {n} ({t}): game ended twice or before it started")
                 if list(e.winners) != sorted(set(e.winners)):
                     raise InvalidLog(f"log entry {n} ({t}): winners are not sorted and unique")
-                move(END, False)
+                self._move(END, False)
                 s.winners = e.winners
         self._log = list(effects) if trusted else checked
 

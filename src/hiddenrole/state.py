@@ -33,6 +33,7 @@ class State:
         "_all",
         "_blank",
         "_index",
+        "_marked",
         "_public",
         "actors",
         "ancestry",
@@ -70,6 +71,9 @@ class State:
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
         self._blank: dict[str, tuple[str, ...]] | None = None
+        self._marked: set[str] = set()
+        """Every player who may hold round markers (a superset): :meth:`reset_round` visits these
+        alone instead of every player (it runs once per round, in play and in every replay)."""
 
     def clone(self) -> State:
         c = State()
@@ -80,6 +84,7 @@ class State:
         c.order = list(self.order)
         c._index = self._index  # replaced or dropped, never changed, by seat()
         c._blank = self._blank  # likewise
+        c._marked = set(self._marked)
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
         c.detours = list(self.detours)
@@ -112,6 +117,8 @@ class State:
         if info.id not in self.players:
             insort(self.order, info.id)
         self.players[info.id] = info
+        if info.round_vars:
+            self._marked.add(info.id)
         self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
@@ -177,11 +184,16 @@ class State:
         self.round_vars = {}
         self.detours = []
         self.held = ()
+        if not self._marked:
+            return
         changed = False
-        for pid, p in self.players.items():
-            if p.round_vars:
-                self.players[pid] = _new(_PLAYER, (pid, p.role, p.alive, p.vars, EMPTY_MAP))
+        players = self.players
+        for pid in self._marked:
+            pid, role, alive, game_vars, round_vars = players[pid]
+            if round_vars:
+                players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
                 changed = True
+        self._marked = set()
         if changed:
             self._alive = self._alive_ids = self._all = self._public = None
 
@@ -219,6 +231,7 @@ class State:
                     return
                 if per_round:
                     players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, new))
+                    self._marked.add(pid)
                 else:
                     players[pid] = _new(_PLAYER, (pid, role, alive, new, round_vars))
                 self._alive = self._alive_ids = self._all = self._public = None
@@ -237,7 +250,7 @@ class State:
         elif t == SET_ACTORS:
             self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
         elif t == DETOUR and e.phase and e.source:
-            self.detours.append(Detour(e.source, e.phase))
+            self.detours.append(_new(Detour, (e.source, e.phase)))  # no NamedTuple __new__ frame
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:

@@ -331,6 +331,37 @@ def test_tampered_snapshot_is_refused(what: str) -> None:
         hr.Engine.restore(mini_rules(), bad)
 
 
+_OTHER_BOARD: dict[str, Any] = {
+    "phase": "NOWHERE",
+    "round": 99,
+    "vars": {"tampered": "1"},
+    "actors": {"NOWHERE": ("v1",)},
+    "winners": ("NOBODY",),
+    "players": (),
+    "detours": (hr.Detour("v1", "NOWHERE"),),
+    "round_vars": {"tampered": "1"},
+    "turns": ("v1",),
+    "delayed": ("v1",),
+    "held": (hr.PhaseAction.ADVANCE_ROUND,),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OTHER_BOARD))
+def test_verified_restore_compares_every_board_field(name: str) -> None:
+    """The verified restore compares the saved board with the replayed one field by field
+    (``Restoring._matches``): a change to any one field of a Snapshot value is refused."""
+    snap = rich_engine().snapshot()
+    assert {f.name for f in dataclasses.fields(snap)} == {*_OTHER_BOARD, "log", "pending", "version"}
+    hr.Engine.restore(mini_rules(), snap)  # unchanged: accepted
+    bad = dataclasses.replace(snap, **{name: _OTHER_BOARD[name]})
+    assert bad != snap
+    with pytest.raises(hr.InvalidSnapshot, match="does not match"):
+        hr.Engine.restore(mini_rules(), bad)
+    changed_log = dataclasses.replace(snap, log=dataclasses.replace(snap.log, effects=snap.log.effects[:-1]))
+    with pytest.raises(hr.InvalidSnapshot):
+        hr.Engine.restore(mini_rules(), changed_log)
+
+
 def test_tampered_rules_record_is_a_rules_mismatch() -> None:
     doc = to_doc(snap_bytes(rich_engine()))
     doc["log"]["rules"]["version"] = "2"

@@ -190,3 +190,49 @@ def test_an_effect_is_written_as_the_encoder_writes_its_object() -> None:
     assert fresh.to_json() == compact.encode(fresh.to_dict()).encode() == log.to_json()
     odd = hr.GameLog("r", "1", (hr.Effect("X", source=5, target='é\\"x'),))  # type: ignore[arg-type]
     assert odd.to_json() == compact.encode(odd.to_dict()).encode()
+
+
+def test_the_native_effect_writer_writes_what_the_generated_one_does() -> None:
+    """A compiled kernel writes effects with ``_SparseRecord.native_text`` (a native loop), the
+    pure one with the generated writer: both give the same text and refuse the same values."""
+    from hiddenrole import persistence
+
+    rec = persistence._EFFECT
+    effects = [
+        *rich_engine().log().effects,
+        hr.Effect("X", "a", "b", {"k": "v", "z": "\u00e9"}, True, "why", "P", True, hr.ROUND.of("p"), "k", "v"),
+        hr.set_var(hr.GAME, "k", ""),
+        hr.set_actors("P", "b", "a"),
+        hr.Effect("X", canceled=1),  # type: ignore[arg-type]
+    ]
+    for e in effects:
+        assert rec.native_text(e) == rec.text(e)
+    for bad in (hr.Effect("X", source=5), hr.Effect("X", data=7), hr.Effect("X", scope="game")):  # type: ignore[arg-type]
+        with pytest.raises((TypeError, AttributeError)):
+            rec.text(bad)
+        with pytest.raises((TypeError, AttributeError)):
+            rec.native_text(bad)
+
+
+def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
+    """A compiled kernel writes players, detours and submissions with ``_flat_text`` (a native
+    loop over the record's table), the pure one with the generated writer: same text, same refusals."""
+    from hiddenrole import persistence
+
+    snap = rich_engine().snapshot()
+    for record, values in (
+        (persistence._PLAYER, snap.players),
+        (persistence._DETOUR, (*snap.detours, hr.Detour("p\u00e9", "P"))),
+        (persistence._SKILL_USE, snap.pending),
+    ):
+        plan = persistence._flat_plan(record._layout)
+        generated = persistence._dense_text_writer(record._layout, ())
+        assert plan is not None and values
+        for v in values:
+            assert persistence._flat_text(plan, v) == generated(v)
+        first: tuple[Any, ...] = values[0]
+        bad = tuple.__new__(type(first), (5, *first[1:]))  # its first field (a string) an int
+        for write in (generated, lambda v, plan=plan: persistence._flat_text(plan, v)):
+            with pytest.raises((TypeError, AttributeError)):
+                write(bad)
+    assert persistence._flat_plan(persistence._SNAPSHOT._layout) is None  # a record with groups
