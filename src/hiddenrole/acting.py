@@ -87,14 +87,12 @@ class Acting(Restoring):
             # Everyone the phase offers a skill may act; anyone else is asked the one rule.
             if not vetted and p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
-            step_for = table.step_for
-            key = (p.role, skill)
-            step = step_for.get(key)
-            if step is None:
-                key = ("", skill)
-                step = step_for.get(key)
-                if step is None:
+            entry = table.submit_for.get((p.role, skill))  # one lookup: the step, its target mode, its siblings
+            if entry is None:
+                entry = table.submit_step(p.role, skill)  # the role-less step, kept for next time
+                if entry is None:
                     raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+            step = entry.step
             if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
@@ -107,7 +105,7 @@ class Acting(Restoring):
             for t in tgts:
                 if not isinstance(t, str):
                     raise InvalidArgument(f"target must be a str, got {type(t).__name__}")
-            mode = table.target_mode[key]
+            mode = entry.mode
             if mode == PLAIN_TARGETS:
                 for t in tgts:
                     if t:
@@ -123,9 +121,9 @@ class Acting(Restoring):
                 for t in tgts:
                     if t and t not in gate:
                         raise InvalidTargets(f"{skill!r} may not target {t!r} now")
-            if table.order is TurnOrder.SIMULTANEOUS:
+            if table.simultaneous:
                 if not vetted:
-                    siblings = table.siblings[(step.role, step.skill)]
+                    siblings = entry.siblings
                     for u in self._pending:
                         if u.player_id == player_id and u.skill in siblings:
                             raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
@@ -136,14 +134,14 @@ class Acting(Restoring):
                 turn = s.turns[0] if s.turns else "nobody"
                 raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
             use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
-            if table.order is TurnOrder.SIMULTANEOUS:
+            if table.simultaneous:
                 self._pending.append(use)
                 self._seat_changed(player_id)
                 return use
             out: list[Effect] = []
             with AllOrNothing(self):
                 self._pending.append(use)
-                if not in_turn or table.order is TurnOrder.FREE:
+                if not in_turn or table.free:
                     self._resolve_now(use, out)
                 elif table.moves <= sum(
                     1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn

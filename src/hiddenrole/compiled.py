@@ -18,7 +18,7 @@ from .errors import InvalidPhase
 from .rules import Bound, Rules, base_of
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
-__all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "compiled"]
+__all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "SubmitStep", "compiled"]
 
 
 class Requirement:
@@ -35,6 +35,19 @@ class Requirement:
         self.multiple = step.multiple
 
 
+class SubmitStep:
+    """What ``submit`` needs of one step, so that it finds all of it with one lookup."""
+
+    __slots__ = ("mode", "siblings", "step")
+
+    def __init__(self, step: PhaseStep, mode: int, siblings: frozenset[SkillType]) -> None:
+        self.step = step
+        self.mode = mode
+        """How submit checks the step's targets (PLAIN_TARGETS, ONE_TARGET or SHAPED_TARGETS)."""
+        self.siblings = siblings
+        """The step's entry in :attr:`PhaseTable.siblings`."""
+
+
 class PhaseTable:
     """Everything about one phase's steps that can be computed once, at construction."""
 
@@ -42,6 +55,7 @@ class PhaseTable:
         "_free_skills_for",
         "_skills_for",
         "active_roles",
+        "free",
         "initiative_var",
         "moves",
         "order",
@@ -49,15 +63,18 @@ class PhaseTable:
         "queued",
         "requirements",
         "siblings",
+        "simultaneous",
         "step_for",
         "steps",
-        "target_mode",
+        "submit_for",
     )
 
     def __init__(self, pc: PhaseConfig) -> None:
         steps = pc.steps
         self.steps = steps
         self.order = pc.turn_order
+        self.simultaneous = pc.turn_order is TurnOrder.SIMULTANEOUS
+        self.free = pc.turn_order is TurnOrder.FREE
         self.queued = pc.turn_order in (TurnOrder.SEQUENTIAL, TurnOrder.INITIATIVE)
         self.moves = pc.moves_per_turn
         self.out_of_turn = frozenset(pc.out_of_turn)
@@ -66,10 +83,6 @@ class PhaseTable:
         self.step_for: dict[tuple[RoleType, SkillType], PhaseStep] = {
             (s.role, s.skill): s for s in steps if s.skill and s.role != SYSTEM
         }
-        self.target_mode: dict[tuple[RoleType, SkillType], int] = {
-            key: _target_mode(s) for key, s in self.step_for.items()
-        }
-        """Per step key: how submit checks its targets (PLAIN_TARGETS, ONE_TARGET or SHAPED_TARGETS)."""
         self._skills_for: dict[RoleType, tuple[SkillType, ...]] = {}
         reqs: list[Requirement] = []
         groups: dict[tuple[str, str], Requirement] = {}
@@ -97,6 +110,11 @@ class PhaseTable:
                 continue
             mates = {x.skill for x in steps if x.group and x.group == s.group and x.role == s.role and x.skill}
             self.siblings[(s.role, s.skill)] = frozenset(mates or {s.skill})
+        self.submit_for: dict[tuple[RoleType, SkillType], SubmitStep] = {
+            key: SubmitStep(s, _target_mode(s), self.siblings[key]) for key, s in self.step_for.items()
+        }
+        """:meth:`find_step`'s answer per (role, skill), with what submit needs of it; a role
+        served by a role-less step gets its entry on first use (:meth:`submit_step`)."""
         roles: list[RoleType] = []
         for s in steps:
             if s.role != SYSTEM and s.role not in roles:
@@ -120,6 +138,17 @@ class PhaseTable:
     def find_step(self, role: RoleType, skill: SkillType) -> PhaseStep | None:
         """The same answer as :meth:`Config.step_for`, from this phase's table."""
         return self.step_for.get((role, skill)) or self.step_for.get(("", skill))
+
+    def submit_step(self, role: RoleType, skill: SkillType) -> SubmitStep | None:
+        """:attr:`submit_for`'s entry for ``(role, skill)``, falling back to the role-less step
+        as :meth:`find_step` does; a fallback found is kept under ``(role, skill)`` (at most one
+        entry per role and step), so the next submit finds it with one lookup."""
+        got = self.submit_for.get((role, skill))
+        if got is None:
+            got = self.submit_for.get(("", skill))
+            if got is not None:
+                self.submit_for[(role, got.step.skill)] = got  # the config's own string, not the caller's
+        return got
 
 
 PLAIN_TARGETS: Final = 0
