@@ -212,6 +212,13 @@ def test_free_anyone_any_time_each_move_resolved_at_once() -> None:
         engine.end_turn("a")
 
 
+def test_free_resolves_each_move_at_once_whatever_moves_per_turn_says() -> None:
+    engine = new(make_rules(hr.FREE, moves=2))
+    engine.submit("c", STEP)
+    assert engine.var(hr.GAME.of("c"), "pos") == "1"
+    assert engine.pending_uses() == ()
+
+
 def test_out_of_turn_skill_usable_by_anyone_and_not_a_move() -> None:
     engine = new(make_rules(hr.SEQUENTIAL, out_of_turn=(SHOUT,)))
     assert engine.allowed_skills("c") == (SHOUT,)

@@ -818,3 +818,34 @@ def test_repeated_targets_are_invalid_targets() -> None:
     engine = pool_game(step("seer", "LOOK", target_pool="CENTER", distinct_targets=True))
     with pytest.raises(hr.InvalidTargets):
         engine.submit("s", "LOOK", ["1", "1"])
+
+
+def test_role_less_steps_serve_every_role_the_same_before_and_after_first_use() -> None:
+    """submit keeps a role-less step per role on first use (in the phase table every engine of
+    the same Config shares): each skill keeps its own step, whichever seat and engine asks first."""
+    cfg = hr.Config(
+        DAY,
+        {
+            DAY: phase(
+                step("", "VOTE", allow_dead_target=True),
+                step("", "SPEAK", max_targets=1),
+                step("wolf", "KILL"),
+                next_phase=hr.END,
+            )
+        },
+    )
+    players = {"w1": "wolf", "v1": "villager", "v2": "villager", "d1": "villager"}
+    for _ in range(2):  # the second engine finds the kept entries
+        engine, _ = game(cfg, players)
+        kill(engine, "d1")
+        with pytest.raises(hr.TargetDead):
+            engine.submit("v1", "SPEAK", ["d1"])
+        assert engine.submit("v1", "VOTE", ["d1"]).target == "d1"
+        with pytest.raises(hr.InvalidTargets):
+            engine.submit("v2", "SPEAK", ["v1", "w1"])
+        with pytest.raises(hr.AlreadySubmitted):
+            engine.submit("v1", "VOTE", ["w1"])
+        with pytest.raises(hr.SkillNotAllowed):
+            engine.submit("v2", "KILL", ["w1"])
+        assert engine.submit("w1", "VOTE", ["d1"]).target == "d1"
+        assert engine.submit("w1", "KILL", ["v1"]).target == "v1"
