@@ -36,6 +36,9 @@ __all__ = ["Acting"]
 _new: Final = tuple.__new__
 _SKILL_USE: Final[type[SkillUse]] = SkillUse
 """Read from a C static by compiled ``submit`` (a class name is a dict lookup)."""
+_SIMULTANEOUS: Final = TurnOrder.SIMULTANEOUS
+_FREE: Final = TurnOrder.FREE
+"""Read from C statics by compiled ``submit`` (an enum member is a module-dict and a class lookup)."""
 
 
 class Acting(Restoring):
@@ -123,7 +126,7 @@ class Acting(Restoring):
                 for t in tgts:
                     if t and t not in gate:
                         raise InvalidTargets(f"{skill!r} may not target {t!r} now")
-            if table.order is TurnOrder.SIMULTANEOUS:
+            if table.order is _SIMULTANEOUS:
                 if not vetted:
                     siblings = table.siblings[(step.role, step.skill)]
                     for u in self._pending:
@@ -136,14 +139,14 @@ class Acting(Restoring):
                 turn = s.turns[0] if s.turns else "nobody"
                 raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
             use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
-            if table.order is TurnOrder.SIMULTANEOUS:
+            if table.order is _SIMULTANEOUS:
                 self._pending.append(use)
                 self._seat_changed(player_id)
                 return use
             out: list[Effect] = []
             with AllOrNothing(self):
                 self._pending.append(use)
-                if not in_turn or table.order is TurnOrder.FREE:
+                if not in_turn or table.order is _FREE:
                     self._resolve_now(use, out)
                 elif table.moves <= sum(
                     1 for u in self._pending if u.player_id == player_id and u.skill not in table.out_of_turn
