@@ -20,6 +20,9 @@ from .whoacts import WhoActs
 __all__ = ["Boundary"]
 
 _new: Final = tuple.__new__
+_SELF_INFO: Final[type[SelfInfo]] = SelfInfo
+_PLAYER_VIEW: Final[type[PlayerView]] = PlayerView
+"""Read from C statics by compiled ``player_view`` (a class name is a module-dict lookup)."""
 
 
 class Boundary(WhoActs):
@@ -57,9 +60,9 @@ class Boundary(WhoActs):
                 mates = self._teammates(pid)
             allowed = self._allowed(p)
             # Built as tuples directly: a NamedTuple's generated __new__ is one more Python call each.
-            me = _new(SelfInfo, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
+            me = _new(_SELF_INFO, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
             view: PlayerView = _new(
-                PlayerView,
+                _PLAYER_VIEW,
                 (
                     pid,
                     s.round,

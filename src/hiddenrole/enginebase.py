@@ -220,12 +220,14 @@ class EngineBase:
     def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
         """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
         icpts = self._icpts
-        apply = self._state.apply
+        # The state, not its bound ``apply``: compiled, ``state.apply(e)`` is a direct native call,
+        # where the bound method is built by a generic attribute lookup and called through its wrapper.
+        state = self._state
         for e in coerce_effects(effects, who):
             if icpts or e.type == DETOUR:
                 self._offer(e, 0, out)
             else:
-                apply(e)  # nothing to offer it to, nothing to vet: straight to the write point
+                state.apply(e)  # nothing to offer it to, nothing to vet: straight to the write point
                 out.append(e)
 
     def _offer(self, e: Effect, start: int, out: list[Effect]) -> None:

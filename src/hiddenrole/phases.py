@@ -138,26 +138,32 @@ class Phases(Acting):
                     self._in_ext = False
                 if got is not None:
                     self._apply_batch(got, self._resolver_names[phase], out)
-                # A list written by this very resolution (even an empty one) names actors
-                # for the next visit.
+                # One pass over what the resolution wrote (each effect's type read once): a list
+                # written by this very resolution (even an empty one) names actors for the next
+                # visit; the last GOTO_PHASE to a known phase is the way on unless a detour is owed.
+                tables = self._tables
                 keep = False
+                goto = ""
+                stray = False
                 for e in out:
-                    if e.type == SET_ACTORS and e.phase == phase and not e.canceled:
-                        keep = True
-                        break
+                    t = e.type
+                    if t == SET_ACTORS:
+                        if e.phase == phase and not e.canceled:
+                            keep = True
+                    elif t == GOTO_PHASE and not e.canceled:
+                        if e.phase in tables or e.phase == END:
+                            goto = e.phase
+                        else:
+                            stray = True
                 self._leave_phase(keep)
                 if s.detours:
                     nxt = s.detours[0].phase
                 else:
-                    nxt = ""
-                    for e in out:
-                        if e.type == GOTO_PHASE and not e.canceled:
-                            if e.phase in self._tables or e.phase == END:
-                                nxt = e.phase
-                            else:
+                    if stray:  # rare: each ignored goto is reported, in order, only when gotos count
+                        for e in out:
+                            if e.type == GOTO_PHASE and not e.canceled and e.phase not in tables and e.phase != END:
                                 self._b.logger.error("goto to unknown phase %r ignored", e.phase)
-                    if not nxt:
-                        nxt = self._cfg.phases[phase].next_phase or END
+                    nxt = goto or self._cfg.phases[phase].next_phase or END
                 winners = None if s.detours else self._check_victory()
                 if winners is not None:
                     nxt = END

@@ -9,6 +9,7 @@ board back when an extension point raises midway through a step.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .effects import EMPTY_MAP, Effect, SkillUse, checked_effect, frozen_map
 from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
@@ -34,7 +35,7 @@ from .vocab import (
 
 __all__ = ["AllOrNothing", "Restoring", "open_log", "open_snapshot"]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 """Builds a record without its NamedTuple ``__new__`` (a Python frame that parses keywords)."""
 
 

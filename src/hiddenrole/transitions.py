@@ -29,6 +29,10 @@ KEEP_ACTORS_KEY: Final = "keep_actors"
 _KEEP_ACTORS: Final = MappingProxyType({KEEP_ACTORS_KEY: "1"})
 
 
+_ADVANCE_ROUND: Final = PhaseAction.ADVANCE_ROUND
+_CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
+"""Read from C statics by compiled ``_run_actions`` (an enum member is a module-dict and a class lookup)."""
+
 _ENTRIES: Final[tuple[dict[PhaseType, Effect], dict[PhaseType, Effect]]] = ({}, {})
 """The entries made so far, by phase: without, and with ``keep_actors``."""
 _ENTRIES_KEPT: Final = 1024
@@ -63,9 +67,9 @@ class Transitions(Boundary):
     def _run_actions(self, actions: tuple[PhaseAction, ...]) -> None:
         s = self._state
         for a in actions:
-            if a is PhaseAction.ADVANCE_ROUND:
+            if a is _ADVANCE_ROUND:
                 s.round += 1
-            elif a is PhaseAction.CLEAR_ROUND_VARS:
+            elif a is _CLEAR_ROUND_VARS:
                 s.reset_round()
 
     def _leave_phase(self, keep_actors: bool = False) -> None:

@@ -76,6 +76,20 @@ def test_goto_to_an_unknown_phase_is_ignored(bad: str) -> None:
     assert phase_after(engine, script, hr.goto_phase(bad)) == DAY  # EXTRA's next phase
 
 
+def test_each_ignored_goto_is_reported_in_order_unless_a_detour_is_owed(caplog: pytest.LogCaptureFixture) -> None:
+    engine, script = play()
+    with caplog.at_level("ERROR", logger="hiddenrole"):
+        gotos = (hr.goto_phase("NOWHERE"), hr.goto_phase(EXTRA), hr.goto_phase(""), hr.goto_phase("X").cancel("no"))
+        assert phase_after(engine, script, *gotos) == EXTRA
+        assert [r.getMessage() for r in caplog.records] == [
+            "goto to unknown phase 'NOWHERE' ignored",
+            "goto to unknown phase '' ignored",
+        ]
+        caplog.clear()
+        assert phase_after(engine, script, hr.goto_phase("NOWHERE"), hr.detour("h1", SHOOT)) == SHOOT
+        assert caplog.records == []
+
+
 def test_cancelled_goto_is_ignored() -> None:
     engine, script = play()
     assert phase_after(engine, script, hr.goto_phase(EXTRA).cancel("no")) == NIGHT
