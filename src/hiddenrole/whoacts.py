@@ -25,8 +25,6 @@ __all__ = ["NOT_USABLE", "NO_TARGET_NOW", "WhoActs", "frozen_tuple_map"]
 
 _new: Final = tuple.__new__
 """Builds a NamedTuple answer without its generated ``__new__`` (a Python frame)."""
-_SIMULTANEOUS: Final = TurnOrder.SIMULTANEOUS
-"""Read from a C static when compiled (an enum member is a module-dict and a class lookup)."""
 
 NOT_USABLE = "the rules do not allow it now"
 """Reason given when a ``usable`` provider refuses with an empty string."""
@@ -136,7 +134,7 @@ class WhoActs(EngineBase):
                 skills = self._usable_only(fn, p.id, skills)
             if skills and self._pending:
                 table = self._tables[self._state.phase]
-                if table.order is _SIMULTANEOUS:
+                if table.simultaneous:
                     # One submission per step: a step the seat already used is no longer offered.
                     used = {u.skill for u in self._pending if u.player_id == p.id}
                     if used:
