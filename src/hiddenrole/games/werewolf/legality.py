@@ -26,6 +26,7 @@ from .resolution import (
     NO_KILL,
     NO_POISON,
     SELF_SAVE,
+    cell,
     gun_refusal,
     night_kill_target,
 )
@@ -73,12 +74,12 @@ class Usable:
             out = [p.id for p in view.alive_players()]
             if not sw.guard_can_protect_self:
                 out = [t for t in out if t != player_id]
-            last = me.vars.get(VAR_GUARD_LAST_TARGET, "")
-            if not sw.guard_can_repeat and last and me.vars.get(VAR_GUARD_LAST_ROUND, "") == str(view.round - 1):
+            last = cell(me.vars, VAR_GUARD_LAST_TARGET)
+            if not sw.guard_can_repeat and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1):
                 out = [t for t in out if t != last]
             return tuple(out)
         if skill == ANTIDOTE:
-            if not me.vars.get(VAR_ANTIDOTE):
+            if not cell(me.vars, VAR_ANTIDOTE):
                 return NO_ANTIDOTE
             victim = night_kill_target(view)
             if not victim:
@@ -87,7 +88,7 @@ class Usable:
                 return SELF_SAVE
             return (victim,)
         if skill == POISON:
-            if not me.vars.get(VAR_POISON):
+            if not cell(me.vars, VAR_POISON):
                 return NO_POISON
             return tuple([p.id for p in view.alive_players() if p.id != player_id])
         if skill == SHOOT:
