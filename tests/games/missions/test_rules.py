@@ -154,6 +154,12 @@ def test_M6_nomination_is_one_submission_of_team_size() -> None:
     assert of_type(refused, ms.NOMINATED)[0].canceled
     assert ms.audience(of_type(refused, ms.NOMINATED)[0].to_event(), view) == ("p1",)
     assert of_type(refused, ms.NO_NOMINATION)
+    # So is a team of the right size naming a seat twice, or nobody seated; a good one goes.
+    for bad in (("p2", "p2"), ("p2", "p99"), ("p99", "p2")):
+        refused = ms.resolve_nomination([use("p1", ms.NOMINATE, *bad)], view)
+        assert of_type(refused, ms.NOMINATED)[0].canceled and of_type(refused, ms.NO_NOMINATION)
+    accepted = ms.resolve_nomination([use("p1", ms.NOMINATE, "p3", "p2")], view)
+    assert not of_type(accepted, ms.NOMINATED)[0].canceled and not of_type(accepted, ms.NO_NOMINATION)
 
 
 # ------------------------------------------------------------------ M7

@@ -9,7 +9,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
-from hiddenrole.games.werewolf import victory
+from hiddenrole.games.werewolf import resolution, victory
 
 from .helpers import board, player
 
@@ -99,7 +99,7 @@ def test_R16_the_bound_checker_rereads_only_the_seats_whose_variables_changed(mo
     """A seat's camp and category are read again only after a write to its variables; a death,
     a camp or a category change still changes the answer."""
     reads: list[str] = []
-    read = victory.cell
+    read = resolution.cell
 
     def spy(values: Mapping[str, str], key: str) -> str:
         reads.append(key)

@@ -231,12 +231,17 @@ def _forfeit(leader: str, number: str) -> list[hr.Effect]:
 
 
 def _is_team(targets: tuple[str, ...], size: int, ids: tuple[str, ...]) -> bool:
-    """Whether ``targets`` are ``size`` distinct seated players."""
-    if len(targets) != size or len(set(targets)) != size:
+    """Whether ``targets`` are ``size`` distinct seated players (a team is a handful of seats:
+    comparing them pairwise costs less than building a set)."""
+    if len(targets) != size:
         return False
-    for t in targets:
+    for i in range(size):
+        t = targets[i]
         if t not in ids:
             return False
+        for j in range(i):
+            if targets[j] == t:
+                return False
     return True
 
 

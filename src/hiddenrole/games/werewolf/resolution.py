@@ -38,7 +38,6 @@ from .vocab import (
     SKIP,
     SPEECH_ENDED,
     VAR_ANTIDOTE,
-    VAR_CAMP,
     VAR_DEATH_CAUSE,
     VAR_GUARD_LAST_ROUND,
     VAR_GUARD_LAST_TARGET,
@@ -143,7 +142,7 @@ def cell(values: Mapping[str, str], key: str) -> str:
     """``vars.get(key, "")`` for a player's variables, read with ``in`` and ``[]``: compiled,
     ``get`` on a read-only map is a Python-level method call that calls the dict's in turn
     (several times the cost), and resolvers, ``usable`` and the victory census read a cell per seat."""
-    return values[key] if key in values else ""
+    return values[key] if key in values else ""  # noqa: SIM401 (the point: not ``get``)
 
 
 _tuple_new: Final = tuple.__new__
