@@ -331,7 +331,8 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     if victim is not None and victim.alive and _victim_dies(victim, sw):
         causes[victim.id] = KILL
     for p in view.alive_players():
-        if cell(p.round_vars, VAR_POISONED):
+        marks = p.round_vars  # per seat: read in place, not through ``cell`` (a call, in pure Python)
+        if VAR_POISONED in marks and marks[VAR_POISONED]:  # noqa: RUF019 (compiled, `get` is a method call)
             causes[p.id] = POISON
     dead = sorted(causes)
     text = ",".join(dead)
@@ -400,10 +401,15 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
     return out
 
 
+def _banned(values: Mapping[str, str]) -> bool:
+    """Whether a seat has lost its vote."""
+    return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
+
+
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
-    voters = [p.id for p in living if not cell(p.vars, VAR_NO_VOTE)]
+    voters = [p.id for p in living if not _banned(p.vars)]
     if len(voters) == len(living):
         return []
     return [hr.set_actors(VOTE, *voters)]
@@ -436,7 +442,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
             continue
         seen.add(voter)
         p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-        if u.targets and p is not None and p.alive and not cell(p.vars, VAR_NO_VOTE):
+        if u.targets and p is not None and p.alive and not _banned(p.vars):
             target = u.targets[0]
             if target:
                 ballots[voter] = target

@@ -6,12 +6,10 @@ without one never decides a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
 
-from .resolution import cell
 from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CATEGORY, VILLAGER
 
 __all__ = ["check_victory", "Victory"]
@@ -24,52 +22,25 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
     roles, or villagers) is entirely dead. Town wipe: evil wins once the living good
     are no more than the living evil.
     """
-    players = view.all_players()
-    return _decide(players, [_kind(p.vars) for p in players], mode)
-
-
-# What the census makes of a seat's variables (its camp, and a good seat's category).
-_UNCOUNTED: Final = 0
-_EVIL: Final = 1
-_GOD: Final = 2
-_VILLAGER: Final = 3
-_OTHER_GOOD: Final = 4
-
-
-def _kind(values: Mapping[str, str]) -> int:
-    """A seat's census kind, read from its variables."""
-    # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
-    camp = cell(values, hr.VAR_CAMP)
-    if camp == EVIL:
-        return _EVIL
-    if camp != GOOD:
-        return _UNCOUNTED
-    category = cell(values, VAR_CATEGORY)
-    if category == GOD:
-        return _GOD
-    return _VILLAGER if category == VILLAGER else _OTHER_GOOD
-
-
-def _decide(players: tuple[hr.PlayerInfo, ...], kinds: list[int], mode: str) -> tuple[str, ...] | None:
-    """The census proper, from each seat's kind (in ``players`` order) and alive flag."""
     good = evil = 0
     # Per good category (special roles, villagers): how many were dealt, how many live.
     gods = living_gods = villagers = living_villagers = 0
-    for i in range(len(players)):
-        kind = kinds[i]
-        if kind == _UNCOUNTED:
-            continue
-        alive = int(players[i].alive)
-        if kind == _EVIL:
-            evil += alive
-            continue
-        good += alive
-        if kind == _GOD:
-            gods += 1
-            living_gods += alive
-        elif kind == _VILLAGER:
-            villagers += 1
-            living_villagers += alive
+    for p in view.all_players():
+        cell = p.vars
+        # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
+        camp = cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401 (see _same_census)
+        if camp == EVIL:
+            evil += p.alive
+        elif camp == GOOD:
+            alive = p.alive
+            good += alive
+            category = cell[VAR_CATEGORY] if VAR_CATEGORY in cell else ""  # noqa: SIM401
+            if category == GOD:
+                gods += 1
+                living_gods += alive
+            elif category == VILLAGER:
+                villagers += 1
+                living_villagers += alive
     if not evil:
         return (GOOD,)
     if not good:
@@ -80,58 +51,57 @@ def _decide(players: tuple[hr.PlayerInfo, ...], kinds: list[int], mode: str) -> 
     return (EVIL,) if wiped else None
 
 
-class _Census:
-    """One census: the records it counted, its answer, and each seat's variables with the kind
-    read from them. Never changed once built (another thread may be reading it)."""
-
-    __slots__ = ("answer", "cells", "kinds", "players")
-
-    def __init__(
-        self,
-        players: tuple[hr.PlayerInfo, ...],
-        answer: tuple[str, ...] | None,
-        cells: list[Mapping[str, str]],
-        kinds: list[int],
-    ) -> None:
-        self.players = players
-        self.answer = answer
-        self.cells = cells
-        self.kinds = kinds
-
-
 class Victory:
     """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes).
 
     The census reads only each player's ``alive`` flag and ``camp``/``category``
     variables. ``GameView.all_players`` returns the same tuple until a record changes,
-    so the last census is kept with the tuple it counted: the same tuple gets the same
-    answer. Otherwise the census is counted again (a few integer sums), but a seat's
-    camp and category are read again only if its variables are no longer the same
-    read-only map as last time (a record's variables are replaced on write, never
-    changed in place): reading a cell is the census's real cost, and a phase writes
-    the variables of a few seats at most.
+    and a record changes on any variable write (a vote ban, a potion spent, a death
+    cause), so the last answer is kept with the tuple it was computed from and reused
+    while every record either is the same object or agrees on those three readings:
+    the census is redone only after a death or a camp/category change.
     """
 
     __slots__ = ("_last", "mode")
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
-        self._last: _Census | None = None
+        self._last: tuple[tuple[hr.PlayerInfo, ...], tuple[str, ...] | None] | None = None
 
     def check_victory(self, view: hr.GameView) -> tuple[str, ...] | None:
         players = view.all_players()
         last = self._last  # one read: another thread may replace it meanwhile
-        if last is not None and last.players is players:
-            return last.answer
-        cells = [p.vars for p in players]
-        if last is not None and len(last.cells) == len(cells):
-            before = last.cells
-            kinds = last.kinds[:]
-            for i in range(len(cells)):
-                if before[i] is not cells[i]:
-                    kinds[i] = _kind(cells[i])
-        else:
-            kinds = [_kind(values) for values in cells]
-        got = _decide(players, kinds, self.mode)
-        self._last = _Census(players, got, cells, kinds)
+        if last is not None:
+            before = last[0]
+            if before is players or _same_census(before, players):
+                if before is not players:
+                    self._last = (players, last[1])
+                return last[1]
+        got = check_victory(view, self.mode)
+        self._last = (players, got)
         return got
+
+
+def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ...]) -> bool:
+    """Whether the census reads the same from both: each record the same alive flag, camp and category."""
+    if len(before) != len(now):
+        return False
+    # Plain ``zip`` (the lengths are equal): compiled, a ``for`` over it is a native loop, where
+    # ``zip(..., strict=True)`` is a Python-level call and an iterator stepped per record.
+    for a, b in zip(before, now):  # noqa: B905
+        if a is b:
+            continue
+        if a.alive != b.alive:
+            return False
+        va, vb = a.vars, b.vars
+        if va is vb:
+            continue
+        # ``in`` and ``[]`` rather than ``get`` (here and in the census): compiled, ``get`` on a
+        # read-only map is a method call that calls the dict's in turn.
+        for key in _CENSUS_KEYS:
+            if (key in va) != (key in vb) or (key in va and va[key] != vb[key]):
+                return False
+    return True
+
+
+_CENSUS_KEYS: Final = (hr.VAR_CAMP, VAR_CATEGORY)
