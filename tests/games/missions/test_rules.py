@@ -230,6 +230,9 @@ def test_M9_leadership_passes_after_every_vote() -> None:
     view = board(AVALON7, ms.TEAM_VOTE, vars={ms.VAR_LEADER: "p7"}, round_vars={ms.VAR_TEAM: "p1,p2"}).view()
     for ballots in ([use("p1", ms.APPROVE)], []):
         assert hr.set_var(hr.GAME, ms.VAR_LEADER, "p1") in ms.resolve_team_vote(ballots, view)  # wraps
+    # A leader who is not seated (a hand-made board) hands the lead to the first seat.
+    view = board(AVALON7, ms.TEAM_VOTE, vars={ms.VAR_LEADER: "p9"}, round_vars={ms.VAR_TEAM: "p1,p2"}).view()
+    assert hr.set_var(hr.GAME, ms.VAR_LEADER, "p1") in ms.resolve_team_vote([], view)
 
 
 # ------------------------------------------------------------------ M10

@@ -134,10 +134,14 @@ def _team(view: hr.GameView) -> tuple[str, ...]:
 
 
 def _next_after(ids: tuple[str, ...], leader: str) -> str:
-    """Leadership passes to the next seat in id order (``ids``, the board's), wrapping around (M9)."""
-    if leader not in ids:
-        return ids[0]
-    return ids[(ids.index(leader) + 1) % len(ids)]
+    """Leadership passes to the next seat in id order (``ids``, the board's), wrapping around (M9).
+
+    One indexed scan (compiled, a native loop) rather than ``in`` and then ``index``."""
+    n = len(ids)
+    for i in range(n):
+        if ids[i] == leader:
+            return ids[(i + 1) % n]
+    return ids[0]
 
 
 # ---------------------------------------------------------------- effect builders

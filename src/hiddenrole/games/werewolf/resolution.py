@@ -448,14 +448,16 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
                 ballots[voter] = target
     voters = sorted(ballots)
     pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
+    tally: dict[str, int] = {}  # the votes per target, counted in the same pass
     for v in voters:
+        t = ballots[v]
+        tally[t] = tally[t] + 1 if t in tally else 1
         if pieces:
             pieces.append(",")
         pieces.append(v)
         pieces.append(">")
-        pieces.append(ballots[v])
+        pieces.append(t)
     text = "".join(pieces)
-    tally = _tally(list(ballots.values()))
     leaders, counted = _count(tally)
     if len(leaders) != 1:
         return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
