@@ -154,6 +154,12 @@ def test_M6_nomination_is_one_submission_of_team_size() -> None:
     assert of_type(refused, ms.NOMINATED)[0].canceled
     assert ms.audience(of_type(refused, ms.NOMINATED)[0].to_event(), view) == ("p1",)
     assert of_type(refused, ms.NO_NOMINATION)
+    # So is a team of the right size naming a seat twice, or nobody seated; a good one goes.
+    for bad in (("p2", "p2"), ("p2", "p99"), ("p99", "p2")):
+        refused = ms.resolve_nomination([use("p1", ms.NOMINATE, *bad)], view)
+        assert of_type(refused, ms.NOMINATED)[0].canceled and of_type(refused, ms.NO_NOMINATION)
+    accepted = ms.resolve_nomination([use("p1", ms.NOMINATE, "p3", "p2")], view)
+    assert not of_type(accepted, ms.NOMINATED)[0].canceled and not of_type(accepted, ms.NO_NOMINATION)
 
 
 # ------------------------------------------------------------------ M7
@@ -224,6 +230,9 @@ def test_M9_leadership_passes_after_every_vote() -> None:
     view = board(AVALON7, ms.TEAM_VOTE, vars={ms.VAR_LEADER: "p7"}, round_vars={ms.VAR_TEAM: "p1,p2"}).view()
     for ballots in ([use("p1", ms.APPROVE)], []):
         assert hr.set_var(hr.GAME, ms.VAR_LEADER, "p1") in ms.resolve_team_vote(ballots, view)  # wraps
+    # A leader who is not seated (a hand-made board) hands the lead to the first seat.
+    view = board(AVALON7, ms.TEAM_VOTE, vars={ms.VAR_LEADER: "p9"}, round_vars={ms.VAR_TEAM: "p1,p2"}).view()
+    assert hr.set_var(hr.GAME, ms.VAR_LEADER, "p1") in ms.resolve_team_vote([], view)
 
 
 # ------------------------------------------------------------------ M10

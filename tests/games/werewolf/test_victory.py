@@ -110,3 +110,20 @@ def test_R16_the_bound_checker_recounts_only_when_what_it_reads_changes(monkeypa
     assert checker.check_victory(seats(("p02",)).view()) is None
     assert checker.check_victory(seats(("p02", "p04")).view()) is None  # a death
     assert len(counted) == 6
+
+
+def test_R16_the_bound_checker_agrees_with_the_census_seat_by_seat() -> None:
+    """A kept answer never goes stale: every step of a sequence of boards answers as a fresh census."""
+    checker = ww.Victory(ww.SIDE_WIPE)
+    steps = [
+        seats(()),
+        seats(("p02",)),
+        seats(("p02",), hr.seat("p03", ww.WITCH, True, ww.camp_vars(ww.EVIL, ww.GOD))),
+        seats(("p02",)),
+        seats(("p02", "p03")),
+        seats(("p04", "p05", "p06")),
+        seats(("p00", "p01")),
+    ]
+    for b in steps:
+        view = b.view()
+        assert checker.check_victory(view) == ww.check_victory(view)

@@ -102,6 +102,10 @@ _APPROVED_BALLOT: Final = MappingProxyType({"vote": "approve"})
 _REJECTED_BALLOT: Final = MappingProxyType({"vote": "reject"})
 _SIZES: Final[dict[int, tuple[int, ...]]] = dict(TEAM_SIZES)
 """The team sizes as a plain dict, for :func:`_team_size`."""
+_FAILS: Final[dict[int, tuple[int, ...]]] = {
+    n: tuple([fails_needed(n, m) for m in range(1, MISSIONS + 1)]) for n in TEAM_SIZES
+}
+""":func:`~.tables.fails_needed` for every table on the chart, worked out once, for :func:`_fails_needed`."""
 
 # ---------------------------------------------------------------- reading the board
 
@@ -129,12 +133,15 @@ def _team(view: hr.GameView) -> tuple[str, ...]:
     return tuple([t for t in view.var(hr.ROUND, VAR_TEAM).split(",") if t])
 
 
-def _next_after(view: hr.GameView, leader: str) -> str:
-    """Leadership passes to the next seat in id order, wrapping around (M9)."""
-    ids = view.player_ids()
-    if leader not in ids:
-        return ids[0]
-    return ids[(ids.index(leader) + 1) % len(ids)]
+def _next_after(ids: tuple[str, ...], leader: str) -> str:
+    """Leadership passes to the next seat in id order (``ids``, the board's), wrapping around (M9).
+
+    One indexed scan (compiled, a native loop) rather than ``in`` and then ``index``."""
+    n = len(ids)
+    for i in range(n):
+        if ids[i] == leader:
+            return ids[(i + 1) % n]
+    return ids[0]
 
 
 # ---------------------------------------------------------------- effect builders
@@ -150,15 +157,24 @@ def _team_size(players: int, mission: int) -> int:
     return sizes[mission - 1]
 
 
-def _open_nomination(view: hr.GameView, mission: int, leader: str) -> list[hr.Effect]:
-    """Name ``leader`` in the nomination phase sized for ``mission`` and go there."""
-    phase = PROPOSE_PHASES[_team_size(len(view.player_ids()), mission)]
+def _fails_needed(players: int, mission: int) -> int:
+    """:func:`~.tables.fails_needed`, read from :data:`_FAILS` for a table on the chart (the checked
+    function is pure Python even compiled); anything else is left to it, for its typed error."""
+    fails = _FAILS.get(players)
+    if fails is None or not 1 <= mission <= MISSIONS:
+        return fails_needed(players, mission)
+    return fails[mission - 1]
+
+
+def _open_nomination(players: int, mission: int, leader: str) -> list[hr.Effect]:
+    """Name ``leader`` in the nomination phase sized for ``mission`` at a table of ``players`` and go there."""
+    phase = PROPOSE_PHASES[_team_size(players, mission)]
     return [hr.set_actors(phase, leader), hr.goto_phase(phase)]
 
 
-def _pass_lead(view: hr.GameView, leader: str) -> tuple[str, list[hr.Effect]]:
-    nxt = _next_after(view, leader)
-    return nxt, [hr.set_var(hr.GAME, VAR_LEADER, nxt), hr.event(LEADER, target=nxt)]
+def _lead(leader: str) -> list[hr.Effect]:
+    """Hand the lead to ``leader``, publicly."""
+    return [hr.set_var(hr.GAME, VAR_LEADER, leader), hr.event(LEADER, target=leader)]
 
 
 def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> list[hr.Effect]:
@@ -170,8 +186,11 @@ def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> 
     if n >= HAMMER_AT:
         out.append(hr.event(HAMMER, data=MappingProxyType({"rejects": rejects})))
         return out
-    nxt, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
-    return out + lead + _open_nomination(view, current_mission(view), nxt)
+    ids = view.player_ids()  # a new tuple per call: asked once here
+    nxt = _next_after(ids, view.var(hr.GAME, VAR_LEADER))
+    out += _lead(nxt)
+    out += _open_nomination(len(ids), current_mission(view), nxt)
+    return out
 
 
 # ---------------------------------------------------------------- resolvers
@@ -179,46 +198,69 @@ def _rejected(view: hr.GameView, approvals: int, rejections: int, team: str) -> 
 
 def resolve_reveal(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Night of eyes opening: nothing to resolve; the first seat leads mission 1 (M5)."""
-    leader = view.player_ids()[0]
-    return [
-        hr.set_var(hr.GAME, VAR_LEADER, leader),
-        hr.event(LEADER, target=leader),
-        *_open_nomination(view, 1, leader),
-    ]
+    ids = view.player_ids()
+    leader = ids[0]
+    return [*_lead(leader), *_open_nomination(len(ids), 1, leader)]
 
 
 def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The leader's one submission carries the whole team (M6); none forfeits (M7)."""
     leader = view.var(hr.GAME, VAR_LEADER)
     mission = current_mission(view)
+    number = str(mission)
+    pick: hr.SkillUse | None = None
+    for u in uses:  # the leader's first nomination (a loop: ``next`` over a generator is a Python-level call)
+        if u.player_id == leader and u.skill == NOMINATE:
+            pick = u
+            break
+    if pick is None:
+        return _forfeit(leader, number)
     ids = view.player_ids()
     size = _team_size(len(ids), mission)
-    pick = next((u for u in uses if u.player_id == leader and u.skill == NOMINATE), None)
-    # No team: the vote phase still follows, with nobody named to vote, and rejects the
-    # empty team there. Looping straight back to this phase would lose the next
-    # leader's naming, which the kernel consumes on leaving a phase.
-    number = str(mission)
-    forfeit = [hr.event(NO_NOMINATION, leader, data=MappingProxyType({"mission": number})), hr.set_actors(TEAM_VOTE)]
-    if pick is None:
-        return forfeit
-    team = ",".join(sorted(pick.targets))
+    targets = pick.targets
+    team = ",".join(sorted(targets))
     event = hr.event(NOMINATED, leader, data=MappingProxyType({"mission": number, "team": team}))
-    if len(set(pick.targets)) != size or len(pick.targets) != size or not set(pick.targets) <= set(ids):
+    if not _is_team(targets, size, ids):
         # Only reachable when the kernel's step check was bypassed (hand-made boards).
-        return [event.cancel(f"a team for mission {mission} is {size} distinct players"), *forfeit]
+        return [event.cancel(f"a team for mission {mission} is {size} distinct players"), *_forfeit(leader, number)]
     return [event, hr.set_var(hr.ROUND, VAR_TEAM, team)]
+
+
+def _forfeit(leader: str, number: str) -> list[hr.Effect]:
+    """No team for mission ``number``: the vote phase still follows, with nobody named to vote,
+    and rejects the empty team there. Looping straight back to the nomination would lose the
+    next leader's naming, which the kernel consumes on leaving a phase. (Built only when needed:
+    naming the empty vote is most of a nomination's cost.)"""
+    return [hr.event(NO_NOMINATION, leader, data=MappingProxyType({"mission": number})), hr.set_actors(TEAM_VOTE)]
+
+
+def _is_team(targets: tuple[str, ...], size: int, ids: tuple[str, ...]) -> bool:
+    """Whether ``targets`` are ``size`` distinct seated players (a team is a handful of seats:
+    comparing them pairwise costs less than building a set)."""
+    if len(targets) != size:
+        return False
+    for i in range(size):
+        t = targets[i]
+        if t not in ids:
+            return False
+        for j in range(i):
+            if targets[j] == t:
+                return False
+    return True
 
 
 def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Public vote, first ballot per player; approved only by a strict majority (M8)."""
     ballots: dict[str, bool] = {}
+    yes = 0
     for u in uses:
         pid = u.player_id
         skill = u.skill
         if skill in (APPROVE, REJECT) and pid not in ballots and view.player(pid) is not None:
-            ballots[pid] = skill == APPROVE
+            approve = skill == APPROVE
+            ballots[pid] = approve
+            yes += approve
     out = [hr.event(VOTED, p, data=_APPROVED_BALLOT if ballots[p] else _REJECTED_BALLOT) for p in sorted(ballots)]
-    yes = sum(ballots.values())
     no = len(ballots) - yes
     team = _team(view)
     text = ",".join(team)
@@ -226,7 +268,7 @@ def resolve_team_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
         return out + _rejected(view, yes, no, text)
     data = MappingProxyType({"approvals": str(yes), "rejections": str(no), "team": text})
     tally = hr.event(TEAM_APPROVED, data=data)
-    _, lead = _pass_lead(view, view.var(hr.GAME, VAR_LEADER))
+    lead = _lead(_next_after(view.player_ids(), view.var(hr.GAME, VAR_LEADER)))
     return [*out, tally, hr.set_var(hr.GAME, VAR_REJECTS, ""), hr.set_actors(MISSION, *team), *lead]
 
 
@@ -248,7 +290,8 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
         else:
             out.append(hr.event(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
     mission = current_mission(view)
-    need = fails_needed(len(view.player_ids()), mission)
+    players = len(view.player_ids())
+    need = _fails_needed(players, mission)
     failed = fails >= need
     data = {"fails": str(fails), "fails_needed": str(need), "mission": str(mission), "team": ",".join(team)}
     out.append(hr.event(MISSION_FAILED if failed else MISSION_SUCCEEDED, data=MappingProxyType(data)))
@@ -261,7 +304,8 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
         return out
     if results.count("F") >= WINS_NEEDED or mission >= MISSIONS:
         return out
-    return out + _open_nomination(view, mission + 1, view.var(hr.GAME, VAR_LEADER))
+    out += _open_nomination(players, mission + 1, view.var(hr.GAME, VAR_LEADER))
+    return out
 
 
 def _assassin(view: hr.GameView) -> str:

@@ -38,7 +38,6 @@ from .vocab import (
     SKIP,
     SPEECH_ENDED,
     VAR_ANTIDOTE,
-    VAR_CAMP,
     VAR_DEATH_CAUSE,
     VAR_GUARD_LAST_ROUND,
     VAR_GUARD_LAST_TARGET,
@@ -129,7 +128,7 @@ def death(player_id: str, cause: str, last_phase: str) -> list[hr.Effect]:
     """
     return [
         hr.set_alive(player_id, False),
-        hr.set_var(hr.GAME.of(player_id), VAR_DEATH_CAUSE, cause),
+        hr.set_var(_owned(False, player_id), VAR_DEATH_CAUSE, cause),
         hr.detour(player_id, last_phase),
     ]
 
@@ -139,24 +138,51 @@ def night_kill_target(view: hr.GameView) -> str:
     return view.var(hr.ROUND, VAR_KILL_TARGET)
 
 
+def cell(values: Mapping[str, str], key: str) -> str:
+    """``vars.get(key, "")`` for a player's variables, read with ``in`` and ``[]``: compiled,
+    ``get`` on a read-only map is a Python-level method call that calls the dict's in turn
+    (several times the cost), and resolvers, ``usable`` and the victory census read a cell per seat."""
+    return values[key] if key in values else ""  # noqa: SIM401 (the point: not ``get``)
+
+
+_tuple_new: Final = tuple.__new__
+_VAR_SCOPE: Final = hr.VarScope  # compiled: a C static (``hr.VarScope`` is a module attribute read per call)
+
+
+def _owned(per_round: bool, player_id: str) -> hr.VarScope:
+    """``hr.GAME.of(player_id)`` (``hr.ROUND.of`` when ``per_round``), the same value built from the
+    tuple: ``VarScope.of`` is a NamedTuple method, a Python frame even compiled, and every death,
+    potion and guard write names a player's cell."""
+    return _tuple_new(_VAR_SCOPE, (per_round, player_id))
+
+
 def _tally(targets: Sequence[str]) -> dict[str, int]:
     """Votes per named target (empty targets are no vote)."""
     tally: dict[str, int] = {}
     for t in targets:
         if t:
-            tally[t] = tally.get(t, 0) + 1
+            tally[t] = tally[t] + 1 if t in tally else 1
     return tally
 
 
-def _tally_text(tally: Mapping[str, int]) -> str:
-    return ",".join([f"{t}:{n}" for t, n in sorted(tally.items())])
+def _count(tally: dict[str, int]) -> tuple[list[str], str]:
+    """The most-voted targets, sorted, and the tally as text (``t:n`` by target, comma-separated).
 
-
-def _leaders(tally: Mapping[str, int]) -> list[str]:
-    if not tally:
-        return []
-    top = max(tally.values())
-    return sorted([t for t, n in tally.items() if n == top])
+    One sort of the targets serves both; the text is joined once from its pieces rather than
+    formatting a string per target."""
+    names = sorted(tally)
+    top = 0
+    pieces: list[str] = []
+    for t in names:
+        n = tally[t]
+        if n > top:
+            top = n
+        if pieces:
+            pieces.append(",")
+        pieces.append(t)
+        pieces.append(":")
+        pieces.append(str(n))
+    return [t for t in names if tally[t] == top], "".join(pieces)
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -172,19 +198,18 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if target == gid and not sw.guard_can_protect_self:
             out.append(ev.cancel(SELF_PROTECT))
             continue
-        last_round = guard.vars.get(VAR_GUARD_LAST_ROUND, "")
         if (
             not sw.guard_can_repeat
-            and guard.vars.get(VAR_GUARD_LAST_TARGET, "") == target
-            and last_round == str(view.round - 1)
+            and cell(guard.vars, VAR_GUARD_LAST_TARGET) == target
+            and cell(guard.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1)
         ):
             out.append(ev.cancel(REPEAT_PROTECT))
             continue
         out += [
             ev,
-            hr.set_var(hr.ROUND.of(target), VAR_PROTECTED, hr.VAR_PRESENT),
-            hr.set_var(hr.GAME.of(gid), VAR_GUARD_LAST_TARGET, target),
-            hr.set_var(hr.GAME.of(gid), VAR_GUARD_LAST_ROUND, str(view.round)),
+            hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT),
+            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target),
+            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, str(view.round)),
         ]
     return out
 
@@ -195,9 +220,9 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    tally = _tally([u.target for u in first_uses(uses, KILL).values()])
-    leaders = _leaders(tally)
-    data = MappingProxyType({"tally": _tally_text(tally)})
+    tally = _tally([u.targets[0] for u in first_uses(uses, KILL).values() if u.targets])  # ``target``: a Python frame
+    leaders, text = _count(tally)
+    data = MappingProxyType({"tally": text})
     if len(leaders) != 1:
         return [hr.event(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
     victim = leaders[0]
@@ -208,7 +233,7 @@ def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: st
     """Why an antidote fails, checked in table order; ``""`` when it works."""
     if drank and not sw.witch_can_use_both_potions:
         return BOTH_POTIONS
-    if not held.get(VAR_ANTIDOTE):
+    if not cell(held, VAR_ANTIDOTE):
         return NO_ANTIDOTE
     if target == wid and not sw.witch_can_save_self:
         return SELF_SAVE
@@ -223,7 +248,7 @@ def _poison_refusal(wid: str, target: str, held: Mapping[str, str], drank: bool,
     """Why a poison fails; ``""`` when it works. Self-poisoning is never allowed."""
     if drank and not sw.witch_can_use_both_potions:
         return BOTH_POTIONS
-    if not held.get(VAR_POISON):
+    if not cell(held, VAR_POISON):
         return NO_POISON
     if target == wid:
         return SELF_POISON
@@ -262,8 +287,8 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             continue
         out += [
             ev,
-            hr.set_var(hr.GAME.of(wid), potion, ""),
-            hr.set_var(hr.ROUND.of(target), mark, hr.VAR_PRESENT),
+            hr.set_var(_owned(False, wid), potion, ""),
+            hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
         ]
         drank.add(wid)
     return out
@@ -277,7 +302,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         if target is None:
             out.append(hr.event(CHECK, sid, use.target).cancel(NO_TARGET))
             continue
-        camp = target.vars.get(VAR_CAMP, "")
+        camp = cell(target.vars, hr.VAR_CAMP)
         data = MappingProxyType({"camp": camp, "good": "false" if camp == EVIL else "true"})
         out.append(hr.event(CHECK, sid, target.id, data))
     return out
@@ -285,8 +310,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
 def _victim_dies(p: hr.PlayerInfo, sw: Switches) -> bool:
     """R9: the night resolution matrix (guarded x saved)."""
-    guarded = bool(p.round_vars.get(VAR_PROTECTED))
-    saved = bool(p.round_vars.get(VAR_SAVED))
+    guarded = bool(cell(p.round_vars, VAR_PROTECTED))
+    saved = bool(cell(p.round_vars, VAR_SAVED))
     if guarded and saved:
         return sw.guard_and_save_dies
     if guarded:
@@ -306,7 +331,8 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     if victim is not None and victim.alive and _victim_dies(victim, sw):
         causes[victim.id] = KILL
     for p in view.alive_players():
-        if p.round_vars.get(VAR_POISONED):
+        marks = p.round_vars  # per seat: read in place, not through ``cell`` (a call, in pure Python)
+        if VAR_POISONED in marks and marks[VAR_POISONED]:  # noqa: RUF019 (compiled, `get` is a method call)
             causes[p.id] = POISON
     dead = sorted(causes)
     text = ",".join(dead)
@@ -323,12 +349,12 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
 def gun_refusal(actor: hr.PlayerInfo) -> str:
     """Why ``actor``'s gun would not fire, whatever the target; ``""`` when it would.
     The gun lists the deaths that arm it. Shared by the resolver and ``legality``."""
-    gun = actor.vars.get(VAR_GUN, "")
+    gun = cell(actor.vars, VAR_GUN)
     if actor.alive:
         return STILL_ALIVE
     if not gun:
         return NO_GUN
-    if actor.vars.get(VAR_DEATH_CAUSE, "") not in gun.split(","):
+    if cell(actor.vars, VAR_DEATH_CAUSE) not in gun.split(","):
         return GUN_JAMMED
     return ""
 
@@ -375,10 +401,15 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
     return out
 
 
+def _banned(values: Mapping[str, str]) -> bool:
+    """Whether a seat has lost its vote."""
+    return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
+
+
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
-    voters = [p.id for p in living if not p.vars.get(VAR_NO_VOTE)]
+    voters = [p.id for p in living if not _banned(p.vars)]
     if len(voters) == len(living):
         return []
     return [hr.set_actors(VOTE, *voters)]
@@ -411,21 +442,30 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
             continue
         seen.add(voter)
         p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-        if u.targets and p is not None and p.alive and not p.vars.get(VAR_NO_VOTE):
+        if u.targets and p is not None and p.alive and not _banned(p.vars):
             target = u.targets[0]
             if target:
                 ballots[voter] = target
-    ordered = sorted(ballots.items())
-    tally = _tally([t for _, t in ordered])
-    leaders = _leaders(tally)
-    text = ",".join([f"{v}>{t}" for v, t in ordered])
+    voters = sorted(ballots)
+    pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
+    tally: dict[str, int] = {}  # the votes per target, counted in the same pass
+    for v in voters:
+        t = ballots[v]
+        tally[t] = tally[t] + 1 if t in tally else 1
+        if pieces:
+            pieces.append(",")
+        pieces.append(v)
+        pieces.append(">")
+        pieces.append(t)
+    text = "".join(pieces)
+    leaders, counted = _count(tally)
     if len(leaders) != 1:
         return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
     data = {
         "ballots": text,
-        "tally": _tally_text(tally),
-        "voters": ",".join([v for v, t in ordered if t == out]),
+        "tally": counted,
+        "voters": ",".join([v for v in voters if ballots[v] == out]),
         "votes": str(tally[out]),
     }
     return [hr.event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]

@@ -10,7 +10,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CAMP, VAR_CATEGORY, VILLAGER
+from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CATEGORY, VILLAGER
 
 __all__ = ["check_victory", "Victory"]
 
@@ -27,7 +27,8 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
     gods = living_gods = villagers = living_villagers = 0
     for p in view.all_players():
         cell = p.vars
-        camp = cell[VAR_CAMP] if VAR_CAMP in cell else ""  # noqa: SIM401 (see _same_census)
+        # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
+        camp = cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401 (see _same_census)
         if camp == EVIL:
             evil += p.alive
         elif camp == GOOD:
@@ -85,7 +86,9 @@ def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ..
     """Whether the census reads the same from both: each record the same alive flag, camp and category."""
     if len(before) != len(now):
         return False
-    for a, b in zip(before, now, strict=True):
+    # Plain ``zip`` (the lengths are equal): compiled, a ``for`` over it is a native loop, where
+    # ``zip(..., strict=True)`` is a Python-level call and an iterator stepped per record.
+    for a, b in zip(before, now):  # noqa: B905
         if a is b:
             continue
         if a.alive != b.alive:
@@ -101,4 +104,4 @@ def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ..
     return True
 
 
-_CENSUS_KEYS: Final = (VAR_CAMP, VAR_CATEGORY)
+_CENSUS_KEYS: Final = (hr.VAR_CAMP, VAR_CATEGORY)
