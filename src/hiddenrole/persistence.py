@@ -944,6 +944,7 @@ class Snapshot:
 
 _HEAD = ("version", "log")
 """The fields :meth:`Snapshot.to_json` writes itself (the log from its own encoded text)."""
+_PENDING = _SKILL_USE.list_kind()
 
 
 def _read_snapshot(version: int, **attrs: Any) -> Snapshot:
@@ -963,10 +964,89 @@ _SNAPSHOT = _Record(
     _Field("detours", "detours", _DETOUR.list_kind(), group="round_context"),
     _Field("vars", "round_vars", _SMAP, group="round_context"),
     _Field("held", "held", _HELD, group="round_context", since=2, default=()),
-    _Field("pending", "pending", _SKILL_USE.list_kind()),
+    _Field("pending", "pending", _PENDING),
     _Field("queue", "turns", _STRS, group="turns"),
     _Field("delayed", "delayed", _STRS, group="turns"),
 )
+
+
+_SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
+"""How :meth:`Snapshot.to_json` begins a snapshot of the current version."""
+_PENDING_AT = ',"pending":'
+_NO_PENDING = _PENDING_AT + '[],"turns":'
+"""Where a snapshot without pending submissions says so: its last occurrence is the top-level
+field (only the turn queue, arrays of strings, comes after it)."""
+
+
+class SavedSnapshot:
+    """The JSON text of a current-version snapshot with only its log decoded.
+
+    A verified restore replays the log anyway and needs the rest only to check it against
+    the replayed board: comparing the rest of the text with that board's own text costs
+    less than reading it (the players are most of it). Only the pending submissions are
+    read, from their place in the text. Anything else (a text that differs in any byte,
+    an unverified restore) reads the whole text with :meth:`full`, the reference reader.
+    """
+
+    __slots__ = ("log", "rest", "text")
+
+    def __init__(self, log: GameLog, text: str, rest: int) -> None:
+        self.log = log
+        self.text = text
+        self.rest = rest
+        """Where the text after the log begins."""
+
+    @classmethod
+    def read(cls, data: bytes | str) -> SavedSnapshot | None:
+        """The text with its log read strictly; ``None`` for anything that is not plainly a
+        current-version snapshot with a well-formed log (the reference reader then decides)."""
+        if type(data) is bytes:
+            try:
+                text = str(data, "utf-8")
+            except UnicodeDecodeError:
+                return None
+        elif type(data) is str:
+            text = data
+        else:
+            return None
+        if not text.startswith(_SAVED_HEAD):
+            return None
+        try:
+            v, end = _STRICT.raw_decode(text, len(_SAVED_HEAD))
+            log: GameLog = _LOG.read(v, _Reader(InvalidSnapshot), "snapshot.log")
+        except (ValueError, RecursionError, GameError):
+            return None
+        return cls(log, text, end)
+
+    def full(self) -> Snapshot:
+        """The whole snapshot, as :meth:`Snapshot.from_json` reads it (raising its errors)."""
+        return Snapshot.from_json(self.text)
+
+    def pending_if(self, board: Snapshot) -> tuple[SkillUse, ...] | None:
+        """The pending submissions, when the text is exactly ``board``'s (a snapshot with this
+        log and none pending) with them in place; ``None`` when any other byte differs.
+
+        Then :meth:`full` would read ``board``'s fields back (a snapshot's text reads back as
+        the value written), and pending as read here (the same strict reader)."""
+        expected = _SNAPSHOT.text(board, _HEAD)
+        cut = expected.rfind(_NO_PENDING)
+        if cut < 0:
+            return None
+        text, at = self.text, self.rest
+        cut += len(_PENDING_AT)
+        if not (text.startswith(",", at) and text.startswith(expected[1:cut], at + 1)):
+            return None
+        tail = expected[cut + 2 :]
+        try:
+            v, end = _STRICT.raw_decode(text, at + cut)
+            if len(text) - end != len(tail) or not text.endswith(tail) or type(v) is not list:
+                return None
+            read = _PENDING.read
+            assert read is not None
+            pending: tuple[SkillUse, ...] = read(v, _Reader(InvalidSnapshot), _NO_PATH)
+        except (ValueError, RecursionError, GameError):
+            return None
+        return pending
 
 
 def coerce_log(log: GameLog | bytes | str | None) -> GameLog:
