@@ -10,7 +10,7 @@ as a table of fields; its encoder and its decoder are both compiled from that ta
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import json
 import threading
 from bisect import bisect_right
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from json.encoder import encode_basestring_ascii
 from types import FunctionType, MappingProxyType
-from typing import Any, NamedTuple, NoReturn, TypeVar
+from typing import Any, Final, NamedTuple, NoReturn, TypeVar
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
@@ -182,6 +182,9 @@ def _read_scope(v: str, r: _Reader, where: str) -> VarScope:
 _parse_scope = lru_cache(maxsize=1024)(VarScope.parse)
 """A log names the same few scopes over and over (one per player and lifetime)."""
 
+_new: Final = tuple.__new__
+"""Builds a record without its NamedTuple ``__new__`` (a Python frame that parses keywords)."""
+
 
 def _read_actors(v: dict[str, Any], r: _Reader, where: str) -> dict[str, tuple[str, ...]]:
     if list(v) != sorted(v):
@@ -192,6 +195,30 @@ def _read_actors(v: dict[str, Any], r: _Reader, where: str) -> dict[str, tuple[s
             r.fail(f"{where}.{k}", "expected an array")
         out[k] = _read_strs(x, r, f"{where}.{k}")
     return out
+
+
+_READ_CALL: Final = 0
+_READ_SMAP: Final = 1
+_READ_SCOPE: Final = 2
+_READ_STRS: Final = 3
+
+
+def _read_code(read: Callable[[Any, _Reader, str], Any] | None) -> int:
+    """Which of the kernel's own readers ``read`` is, for :func:`_read_known`."""
+    known = ((_READ_SMAP, _read_smap), (_READ_SCOPE, _read_scope), (_READ_STRS, _read_strs))
+    return next((code for code, fn in known if read is fn), _READ_CALL)
+
+
+def _read_known(code: int, read: Callable[[Any, _Reader, str], Any], x: Any, r: _Reader) -> Any:
+    """``read(x, r, _NO_PATH)``, calling the kernel's own readers directly: compiled, a call
+    through a value is a generic Python-level call (arguments checked the same way)."""
+    if code == _READ_SMAP:
+        return _read_smap(x, r, _NO_PATH)
+    if code == _READ_SCOPE:
+        return _read_scope(x, r, _NO_PATH)
+    if code == _READ_STRS:
+        return _read_strs(x, r, _NO_PATH)
+    return read(x, r, _NO_PATH)
 
 
 def _not_an_object() -> bool:
@@ -214,15 +241,25 @@ def _read_held(v: list[Any], r: _Reader, where: str) -> tuple[PhaseAction, ...]:
     return tuple(held)
 
 
+_esc: Final = encode_basestring_ascii
+"""The encoder's string escaper, read from a C static by compiled callers."""
+
+
 def _strs_text(v: tuple[str, ...]) -> str:
-    return "[" + ",".join(map(encode_basestring_ascii, v)) + "]"
+    return "[" + ",".join(map(_esc, v)) + "]"
 
 
 def _smap_text(v: Mapping[str, str]) -> str:
     if not v:
         return "{}"
-    esc = encode_basestring_ascii
-    return "{" + ",".join([esc(k) + ":" + esc(x) for k, x in v.items()]) + "}"
+    # The pieces joined once (no string per pair), the keys iterated and each value read by key:
+    # compiled, ``items()`` on a read-only map is a method call that calls the dict's.
+    esc = _esc
+    out = ["{"]
+    for k in v:
+        out += (esc(k), ":", esc(v[k]), ",")
+    out[-1] = "}"
+    return "".join(out)
 
 
 def _actors_text(v: Mapping[str, tuple[str, ...]]) -> str:
@@ -279,6 +316,49 @@ def _text_fn(kind: _Kind) -> Callable[[Any], str]:
     if kind.json_type is str:
         return lambda x: encode_basestring_ascii(write(x))
     return lambda x: _encode(write(x))
+
+
+_CALL: Final = 0
+_ESC: Final = 1
+_TRUE: Final = 2
+_SMAP_TEXT: Final = 3
+_STRS_TEXT: Final = 4
+_BOOL_TEXT: Final = 5
+_INT_TEXT: Final = 6
+
+
+def _text_code(text: Callable[[Any], str] | None) -> int:
+    """Which of the kernel's own text functions ``text`` is (``None``: a flag, written ``true``),
+    for :func:`_coded_text`; ``_CALL`` for any other."""
+    if text is None:
+        return _TRUE
+    known: tuple[tuple[int, object], ...] = (
+        (_ESC, _esc),
+        (_SMAP_TEXT, _smap_text),
+        (_STRS_TEXT, _strs_text),
+        (_BOOL_TEXT, _bool_text),
+        (_INT_TEXT, _int_text),
+    )
+    return next((code for code, fn in known if text is fn), _CALL)
+
+
+def _coded_text(code: int, text: Callable[[Any], str] | None, x: Any) -> str:
+    """``text(x)`` (``true`` for a flag), calling the kernel's own text functions directly: compiled,
+    a call through a value is a generic Python-level call (arguments checked the same way)."""
+    if code == _ESC:
+        return _esc(x)
+    if code == _SMAP_TEXT:
+        return _smap_text(x)
+    if code == _TRUE:
+        return "true"
+    if code == _STRS_TEXT:
+        return _strs_text(x)
+    if code == _BOOL_TEXT:
+        return _bool_text(x)
+    if code == _INT_TEXT:
+        return _int_text(x)
+    assert text is not None
+    return text(x)
 
 
 def _as_text(text: Callable[[_T], str], write: Callable[[_T], Any], value: _T) -> str:
@@ -375,9 +455,7 @@ class _Record:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
         text = _dense_text_writer(self._layout, ())
-        plan = _flat_plan(self._layout) if _NATIVE else None
-        if plan is not None:
-            text = functools.partial(_flat_text, plan)
+        plan = _flat_plan(self.make, self._layout) if _NATIVE else None
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             if where is _NO_PATH:
@@ -388,6 +466,8 @@ class _Record:
             return [write(x) for x in v]
 
         def text_all(v: tuple[Any, ...]) -> str:
+            if plan is not None:
+                return "[" + ",".join([_flat_text(plan, x) for x in v]) + "]"
             return "[" + ",".join([text(x) for x in v]) + "]"
 
         return _Kind("an array", list, read_all, write_all, text=text_all)
@@ -464,32 +544,42 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
     return _compiled("v, r, where", body, env)
 
 
-_FlatPlan = list[tuple[str, str, Callable[[Any], str], bool]]
-
-
-def _flat_plan(layout: _Layout) -> _FlatPlan | None:
+class _FlatPlan(NamedTuple):
     """What :func:`_flat_text` writes for a record with no nested group (players, detours,
-    submissions): per field its key's text, its attribute, its value's text and whether it is
-    nullable; ``None`` for a record with a group."""
-    plan: _FlatPlan = []
+    submissions), a named tuple ``cls``: per field its key's text, its attribute, its index in
+    ``cls``, its value's text (and :func:`_text_code`) and whether it is nullable."""
+
+    cls: type
+    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]]
+
+
+def _flat_plan(make: Callable[..., Any], layout: _Layout) -> _FlatPlan | None:
+    """The plan of a record whose value is the named tuple ``make``; ``None`` for any other record."""
+    names: tuple[str, ...] | None = getattr(make, "_fields", None)
+    if not (isinstance(make, type) and issubclass(make, tuple)) or names is None:
+        return None
+    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]] = []
     for key, spec in layout:
         if not isinstance(spec, _Field):
             return None
         kind = spec.kind
         text = _text_fn(kind._replace(nullable=False))
-        plan.append((("," if plan else "{") + _encode(key) + ":", spec.attr, text, kind.nullable))
-    return plan
+        head = ("," if fields else "{") + _encode(key) + ":"
+        fields.append((head, spec.attr, names.index(spec.attr), _text_code(text), text, kind.nullable))
+    return _FlatPlan(make, fields)
 
 
 def _flat_text(plan: _FlatPlan, v: Any) -> str:
     """:func:`_dense_text_writer`'s string for a record without groups, written by a loop over
     ``plan``: compiled (mypyc) the loop is native, where the generated writer stays interpreted.
-    It writes and refuses exactly what that writer does (a value not of its kind raises)."""
+    It writes and refuses exactly what that writer does (a value not of its kind raises). A value
+    of the record's own class is read by index (an attribute read is a descriptor call)."""
     out: list[str] = []
-    for key, attr, text, nullable in plan:
-        x = getattr(v, attr)
+    by_index = type(v) is plan.cls
+    for key, attr, i, code, text, nullable in plan.fields:
+        x = v[i] if by_index else getattr(v, attr)
         out.append(key)
-        out.append("null" if nullable and x is None else text(x))
+        out.append("null" if nullable and x is None else _coded_text(code, text, x))
     out.append("}")
     return "".join(out)
 
@@ -570,7 +660,10 @@ class _SparseRecord:
         self._cls = cls
         self._keys = names
         self._defaults = tuple(defaults.get(k) for k in names)
-        self._by_key = {k: (i, kind.json_type, kind.read, kind.expected) for i, (k, kind) in enumerate(fields)}
+        self._by_key = {
+            k: (i, kind.json_type, kind.read, kind.expected, _read_code(kind.read))
+            for i, (k, kind) in enumerate(fields)
+        }
         self._nonempty = names.index(nonempty)
         self._fields = fields
         self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
@@ -597,15 +690,16 @@ class _SparseRecord:
         self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
         self._head = "{" + _encode(self._keys[self._nonempty]) + ":"
-        self._plan: list[tuple[int, str, Callable[[Any], str] | None, Any]] = []
+        self._plan: list[tuple[int, str, int, Callable[[Any], str] | None, Any]] = []
         """What :meth:`native_text` writes after the non-empty field: per field its index, its key's
-        text, its value's text (``None``: a flag, written ``true``) and its default when that is true."""
+        text, its value's text (``None``: a flag, written ``true``) and its :func:`_text_code`, and
+        its default when that is true."""
         for i, (k, kind) in enumerate(fields):
             if i != self._nonempty:
                 text: Callable[[Any], str] | None = None
                 if kind.json_type is not bool:
                     text = _text_fn(kind)
-                self._plan.append((i, "," + _encode(k) + ":", text, self._defaults[i] or None))
+                self._plan.append((i, "," + _encode(k) + ":", _text_code(text), text, self._defaults[i] or None))
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
         """The text of :attr:`write`'s object, field by field: a flag as ``true``, any other
@@ -636,12 +730,12 @@ class _SparseRecord:
         is native, where the generated writer stays interpreted (a third of its instructions).
         It writes and refuses exactly what the generated writer does (a value not of its kind
         raises TypeError or AttributeError)."""
-        out = [self._head, encode_basestring_ascii(v[self._nonempty])]
-        for i, key, text, default in self._plan:
+        out = [self._head, _esc(v[self._nonempty])]
+        for i, key, code, text, default in self._plan:
             x = v[i]
             if (x != default) if default is not None else x:
                 out.append(key)
-                out.append("true" if text is None else text(x))
+                out.append(_coded_text(code, text, x))
         out.append("}")
         return "".join(out)
 
@@ -717,19 +811,27 @@ class _SparseRecord:
         """Item ``n`` of the array at ``where``, field by field: the reference reader, naming the exact fault."""
         if type(item) is not dict:
             r.fail(f"{where}[{n}]", "expected an object")
+        fields: dict[str, Any] = item
         vals = list(self._defaults)
         by_key = self._by_key
-        for k, x in item.items():
+        for k, x in fields.items():
             got = by_key.get(k)
             if got is None:
                 r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-            i, json_type, read, expected = got
+            i, json_type, read, expected, code = got
             if type(x) is not json_type:
                 r.fail(f"{where}[{n}].{k}", f"expected {expected}")
-            vals[i] = x if read is None else read(x, r, f"{where}[{n}].{k}")
+            if read is None:
+                vals[i] = x
+                continue
+            try:  # no path built unless the value is refused
+                vals[i] = _read_known(code, read, x, r)
+            except GameError:
+                read(x, r, f"{where}[{n}].{k}")  # raises the same fault, with its path
+                raise
         if not vals[self._nonempty]:
             r.fail(f"{where}[{n}]", f"missing or empty {self._keys[self._nonempty]}")
-        return tuple.__new__(self._cls, vals)
+        return _new(self._cls, vals)
 
     def list_kind(self) -> _Kind:
         write = self.write
@@ -868,6 +970,28 @@ def _decoded_log(**attrs: Any) -> GameLog:
     return GameLog(**attrs, well_typed=True)
 
 
+_setattr: Final = object.__setattr__
+_LOG_FIELDS: Final = ("rules_name", "rules_version", "effects", "version", "encoded", "well_typed")
+
+
+def _filled(value: _T, names: tuple[str, ...], values: tuple[Any, ...]) -> _T:
+    """``value`` (a frozen dataclass made by ``__new__``) with its fields set in order, as its
+    ``__init__`` would: that generated ``__init__`` is an interpreted frame (compiled, about 10k
+    instructions for a log and 20k for a snapshot, several times what this costs)."""
+    if len(values) != len(names):
+        raise TypeError(f"{type(value).__name__} has {len(names)} fields")
+    for i, name in enumerate(names):
+        _setattr(value, name, values[i])
+    return value
+
+
+def engine_log(rules_name: str, rules_version: str, effects: tuple[Effect, ...], encoded: EncodedEffects) -> GameLog:
+    """``GameLog(rules_name, rules_version, effects, encoded=encoded, well_typed=True)``: an
+    engine's own log (see :func:`_filled`)."""
+    values = (rules_name, rules_version, effects, LOG_VERSION, encoded, True)
+    return _filled(GameLog.__new__(GameLog), _LOG_FIELDS, values)
+
+
 _EFFECTS = ("effects",)
 """The field :meth:`GameLog.to_json` writes itself (from its encoded effects)."""
 
@@ -940,6 +1064,15 @@ class Snapshot:
             return cls(log, "", 0, EMPTY_MAP, {}, None, (), (), EMPTY_MAP, (), version=version)
         snap: Snapshot = _SNAPSHOT.read(v, r, "snapshot", version)
         return snap
+
+
+_SNAPSHOT_FIELDS: Final = tuple(f.name for f in dataclasses.fields(Snapshot))
+
+
+def board_snapshot(values: tuple[Any, ...]) -> Snapshot:
+    """``Snapshot(*values)``, ``values`` every field in order (``version`` last): an engine's
+    own snapshot (see :func:`_filled`)."""
+    return _filled(Snapshot.__new__(Snapshot), _SNAPSHOT_FIELDS, values)
 
 
 _HEAD = ("version", "log")

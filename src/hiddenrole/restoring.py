@@ -19,8 +19,10 @@ from .persistence import (
     GameLog,
     SavedSnapshot,
     Snapshot,
+    board_snapshot,
     coerce_log,
     coerce_snapshot,
+    engine_log,
 )
 from .rules import Rules
 from .state import WRITES, GameView, State
@@ -45,6 +47,19 @@ __all__ = ["AllOrNothing", "Restoring", "open_log", "open_snapshot"]
 
 _new: Final = tuple.__new__
 """Builds a record without its NamedTuple ``__new__`` (a Python frame that parses keywords)."""
+
+_MOVE: Final = 1
+_WRITE: Final = 2
+_DETOUR: Final = 3
+_BOOKKEEPING: Final = 4
+_STEPS: Final[dict[str, int]] = {
+    **dict.fromkeys(BOOKKEEPING_EVENTS, _BOOKKEEPING),
+    **dict.fromkeys(WRITES, _WRITE),
+    DETOUR: _DETOUR,
+    PHASE_CHANGED: _MOVE,
+}
+"""What replay does for each entry type it acts on (a rule event, absent, changes nothing): one
+lookup per entry, where string and set tests cost several (most entries are rule events)."""
 
 
 class AllOrNothing:
@@ -117,7 +132,7 @@ class Restoring(Transitions):
             return self._game_log()
 
     def _game_log(self) -> GameLog:
-        return GameLog(self.rules.name, self.rules.version, tuple(self._log), encoded=self._encoded, well_typed=True)
+        return engine_log(self.rules.name, self.rules.version, tuple(self._log), self._encoded)
 
     def snapshot(self) -> Snapshot:
         """The log plus the board and the unresolved submissions."""
@@ -128,20 +143,23 @@ class Restoring(Transitions):
     def _snapshot(self) -> Snapshot:
         s = self._state
         players = s.players
-        return Snapshot(
-            self._game_log(),
-            s.phase,
-            s.round,
-            frozen_map(s.vars),
-            dict(sorted(s.actors.items())),
-            s.winners,
-            tuple(players[i] for i in s.order),
-            tuple(s.detours),
-            frozen_map(s.round_vars),
-            tuple(self._pending),
-            tuple(s.turns),
-            s.delayed,
-            s.held,
+        return board_snapshot(
+            (
+                self._game_log(),
+                s.phase,
+                s.round,
+                frozen_map(s.vars),
+                dict(sorted(s.actors.items())),
+                s.winners,
+                tuple([players[i] for i in s.order]),
+                tuple(s.detours),
+                frozen_map(s.round_vars),
+                tuple(self._pending),
+                tuple(s.turns),
+                s.delayed,
+                s.held,
+                SNAPSHOT_VERSION,
+            )
         )
 
     def _rebuild(self) -> None:
@@ -255,6 +273,7 @@ class Restoring(Transitions):
         started = False
         tables = self._tables
         checked: list[Effect] = []
+        steps = _STEPS
         for n, e in enumerate(effects):
             if not trusted:
                 try:
@@ -263,19 +282,22 @@ class Restoring(Transitions):
                     raise InvalidLog(exc.message) from None
                 checked.append(e)
             t = e.type
-            if t == PHASE_CHANGED:
+            step = steps.get(t, 0)
+            if not step:  # a rule event changes nothing: no call
+                continue
+            if step == _MOVE:
                 to = e.phase
                 if not started or s.phase == END or to not in tables:
                     raise InvalidLog(f"log entry {n} ({t}): phase change to {to!r} is impossible here")
                 self._move(to, bool(e.data) and keeps_actors(e))
-            elif t in WRITES:  # a rule event changes nothing: no call
-                if t == DETOUR and not e.canceled:
+            elif step == _WRITE:
+                s.apply(e)
+            elif step == _DETOUR:
+                if not e.canceled:
                     fault = self._detour_fault(e)
                     if fault:
                         raise InvalidLog(f"log entry {n} (DETOUR): {fault} ({e.source!r} to {e.phase!r})")
                 s.apply(e)
-            elif t not in BOOKKEEPING_EVENTS:
-                continue
             elif t == PLAYER_ADDED:
                 if started:
                     raise InvalidLog(f"log entry {n} ({t}): player added after the start")

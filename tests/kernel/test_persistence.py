@@ -664,3 +664,23 @@ def test_property_snapshot_json_restore_is_transparent(seed: int, checkpoints: s
         assert [twin.player_view(p) for p in twin.player_ids()] == [engine.player_view(p) for p in engine.player_ids()]
     replayed = hr.Engine.replay(rules, engine.log().to_json())
     assert replayed.snapshot() == dataclasses.replace(engine.snapshot(), pending=())
+
+
+def test_an_engine_builds_its_records_as_their_constructors_do() -> None:
+    """``log()`` and ``snapshot()`` set the frozen dataclasses' fields one by one (``_filled``),
+    skipping their generated ``__init__``: the same values, every field set, still frozen."""
+    from hiddenrole import persistence
+
+    assert tuple(f.name for f in dataclasses.fields(hr.GameLog)) == persistence._LOG_FIELDS
+    engine = rich_engine()
+    snap = engine.snapshot()
+    for value in (snap, snap.log, engine.log()):
+        names = [f.name for f in dataclasses.fields(value)]
+        again = type(value)(**{n: getattr(value, n) for n in names})
+        assert [getattr(value, n) for n in names] == [getattr(again, n) for n in names]
+        assert value == again and repr(value) == repr(again)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.version = 7  # type: ignore[misc]
+    assert snap.log.well_typed and snap.log.encoded is not None
+    with pytest.raises(TypeError):
+        persistence.board_snapshot((snap.log,))
