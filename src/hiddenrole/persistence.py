@@ -106,6 +106,11 @@ def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], 
     raise err(f"expected a {cls.__name__} or JSON, got {type(value).__name__}")
 
 
+_NATIVE: Final = not isinstance(value_or_json, FunctionType)
+"""This module runs compiled (mypyc): its loops are native, and reading an effect field by
+field natively costs less than calling a generated (interpreted) reader per item."""
+
+
 # ---------------------------------------------------------------------- the record tables
 #
 # Each record type is described once, as a table of fields (JSON key, attribute, kind),
@@ -244,6 +249,26 @@ def _read_held(v: list[Any], r: _Reader, where: str) -> tuple[PhaseAction, ...]:
 _esc: Final = encode_basestring_ascii
 """The encoder's string escaper, read from a C static by compiled callers."""
 
+_QUOTED: Final[dict[str, str]] = {}
+"""Strings already escaped (see :func:`_quoted`)."""
+_QUOTED_KEPT: Final = 4096
+_QUOTED_LONGEST: Final = 64
+
+
+def _quoted(x: object) -> str:
+    """``_esc(x)``, kept for short strings: a game writes the same few hundred (ids, roles, phases,
+    variable names and values) over and over, and compiled, a lookup costs a fraction of the call.
+    Bounded in number and length, so no input can grow it without end; ``_esc``'s own answer
+    (and error) for anything that is not a plain ``str``."""
+    if type(x) is not str:
+        return _esc(x)  # type: ignore[arg-type]  # its TypeError, as before
+    got = _QUOTED.get(x)
+    if got is None:
+        got = _esc(x)
+        if len(x) <= _QUOTED_LONGEST and len(_QUOTED) < _QUOTED_KEPT:
+            _QUOTED[x] = got
+    return got
+
 
 def _strs_text(v: tuple[str, ...]) -> str:
     return "[" + ",".join(map(_esc, v)) + "]"
@@ -254,10 +279,14 @@ def _smap_text(v: Mapping[str, str]) -> str:
         return "{}"
     # The pieces joined once (no string per pair), the keys iterated and each value read by key:
     # compiled, ``items()`` on a read-only map is a method call that calls the dict's.
-    esc = _esc
     out = ["{"]
-    for k in v:
-        out += (esc(k), ":", esc(v[k]), ",")
+    if _NATIVE:
+        for k in v:
+            out += (_quoted(k), ":", _quoted(v[k]), ",")
+    else:  # interpreted, the escaper's own call costs less than a lookup in a Python function
+        esc = _esc
+        for k in v:
+            out += (esc(k), ":", esc(v[k]), ",")
     out[-1] = "}"
     return "".join(out)
 
@@ -346,7 +375,7 @@ def _coded_text(code: int, text: Callable[[Any], str] | None, x: Any) -> str:
     """``text(x)`` (``true`` for a flag), calling the kernel's own text functions directly: compiled,
     a call through a value is a generic Python-level call (arguments checked the same way)."""
     if code == _ESC:
-        return _esc(x)
+        return _quoted(x)
     if code == _SMAP_TEXT:
         return _smap_text(x)
     if code == _TRUE:
@@ -625,10 +654,6 @@ def _dense_text_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[A
     return _compiled("v", [f"return {members(top)}"], env)
 
 
-_NATIVE = not isinstance(value_or_json, FunctionType)
-"""This module runs compiled (mypyc): its loops are native, and reading an effect field by
-field natively costs less than calling a generated (interpreted) reader per item."""
-
 _KEY_ORDERS = 256
 """How many key orders of one sparse record get a compiled reader; items of any further
 order are read field by field (same result, slower), so hostile input cannot grow the table."""
@@ -730,7 +755,7 @@ class _SparseRecord:
         is native, where the generated writer stays interpreted (a third of its instructions).
         It writes and refuses exactly what the generated writer does (a value not of its kind
         raises TypeError or AttributeError)."""
-        out = [self._head, _esc(v[self._nonempty])]
+        out = [self._head, _quoted(v[self._nonempty])]
         for i, key, code, text, default in self._plan:
             x = v[i]
             if (x != default) if default is not None else x:

@@ -114,11 +114,16 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
-        if info.id not in self.players:
-            insort(self.order, info.id)
-        self.players[info.id] = info
+        pid = info.id
+        if pid not in self.players:
+            order = self.order
+            if not order or order[-1] < pid:
+                order.append(pid)  # players usually arrive in id order (a log, a snapshot)
+            else:
+                insort(order, pid)
+        self.players[pid] = info
         if info.round_vars:
-            self._marked.add(info.id)
+            self._marked.add(pid)
         self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None

@@ -241,3 +241,21 @@ def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
                 write(bad)
     snapshot = persistence._SNAPSHOT
     assert persistence._flat_plan(snapshot.make, snapshot._layout) is None  # a record with groups
+
+
+def test_kept_escapes_are_the_escapers_own() -> None:
+    """``_quoted`` (what a compiled kernel writes strings with) answers as the encoder's escaper,
+    twice, for short and long strings, and raises as it does for anything else; it keeps only
+    short strings, and a bounded number of them."""
+    from hiddenrole import persistence
+
+    for text in ("p1", "", 'a"b\\c', "\u00e9\u4e2d\U0001f600", "\n\x00", "x" * 500, hr.SYSTEM):
+        for _ in range(2):
+            assert persistence._quoted(text) == persistence._esc(text)
+    assert "x" * 500 not in persistence._QUOTED
+    for bad in (5, None, b"p1", ["p1"]):
+        with pytest.raises(TypeError):
+            persistence._quoted(bad)
+    for n in range(persistence._QUOTED_KEPT + 10):
+        assert persistence._quoted(f"k{n}") == f'"k{n}"'
+    assert len(persistence._QUOTED) <= persistence._QUOTED_KEPT
