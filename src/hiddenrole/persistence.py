@@ -282,7 +282,10 @@ def _smap_text(v: Mapping[str, str]) -> str:
     out = ["{"]
     if _NATIVE:
         for k in v:
-            out += (_quoted(k), ":", _quoted(v[k]), ",")
+            out.append(_quoted(k))
+            out.append(":")
+            out.append(_quoted(v[k]))
+            out.append(",")
     else:  # interpreted, the escaper's own call costs less than a lookup in a Python function
         esc = _esc
         for k in v:
@@ -991,8 +994,10 @@ class GameLog:
         return cls.from_dict(read_json(data, InvalidLog))
 
 
-def _decoded_log(**attrs: Any) -> GameLog:
-    return GameLog(**attrs, well_typed=True)
+def _decoded_log(version: int, rules_name: str, rules_version: str, effects: tuple[Effect, ...]) -> GameLog:
+    """A decoded log (see :func:`_filled`): well typed, as its reader checked every field."""
+    values = (rules_name, rules_version, effects, version, None, True)
+    return _filled(GameLog.__new__(GameLog), _LOG_FIELDS, values)
 
 
 _setattr: Final = object.__setattr__

@@ -674,7 +674,8 @@ def test_an_engine_builds_its_records_as_their_constructors_do() -> None:
     assert tuple(f.name for f in dataclasses.fields(hr.GameLog)) == persistence._LOG_FIELDS
     engine = rich_engine()
     snap = engine.snapshot()
-    for value in (snap, snap.log, engine.log()):
+    decoded = hr.Snapshot.from_json(snap.to_json())
+    for value in (snap, snap.log, engine.log(), decoded.log, hr.GameLog.from_json(snap.log.to_json())):
         names = [f.name for f in dataclasses.fields(value)]
         again = type(value)(**{n: getattr(value, n) for n in names})
         assert [getattr(value, n) for n in names] == [getattr(again, n) for n in names]
@@ -682,5 +683,6 @@ def test_an_engine_builds_its_records_as_their_constructors_do() -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             value.version = 7  # type: ignore[misc]
     assert snap.log.well_typed and snap.log.encoded is not None
+    assert decoded.log.well_typed and decoded.log.encoded is None
     with pytest.raises(TypeError):
         persistence.board_snapshot((snap.log,))
