@@ -261,35 +261,32 @@ class State:
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged.
 
-    The new map is built in one pass over the old one's keys, in order, placing ``key`` among
-    them: no copy, sort or last-key lookup (each a generic call when compiled; a player variable
-    write is most of a werewolf replay's writes). A map whose keys are not sorted (only a
-    hand-made record can hold one) is left to :func:`_with_unsorted`."""
+    A new key is placed among the others in one ordered pass over the old keys: no copy, sort
+    or last-key lookup (each a generic call when compiled; most writes of a werewolf replay add
+    a player variable). A map whose keys are not sorted (only a hand-made record can hold one)
+    is left to :func:`_with_unsorted`."""
     if key in cell:
         if cell[key] == value:
             return cell
-    elif value == "":
+        # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
+        d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
+        if value == "":
+            del d[key]
+            return MappingProxyType(d) if d else EMPTY_MAP
+        d[key] = value  # the keys keep their order
+        return MappingProxyType(d)
+    if value == "":
         return cell
-    d: dict[str, str] = {}
+    d = {}
     prev = ""
-    if value == "":  # a deletion: ``key`` is there
-        for k in cell:
-            if k < prev:
-                return _with_unsorted(cell, key, value)
-            prev = k
-            if k != key:
-                d[k] = cell[k]
-        return MappingProxyType(d) if d else EMPTY_MAP
     placed = False
     for k in cell:
         if k < prev:
             return _with_unsorted(cell, key, value)
         prev = k
-        if not placed and key <= k:
+        if not placed and key < k:
             d[key] = value
             placed = True
-            if k == key:
-                continue
         d[k] = cell[k]
     if not placed:
         d[key] = value
@@ -297,16 +294,13 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
 
 
 def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
-    """:func:`_with` for a map whose keys are not sorted: the keys stay in their order when
-    ``key`` is there or sorts last, else the map is sorted."""
+    """:func:`_with` of a new key in a map whose keys are not sorted: the keys stay in their
+    order when ``key`` sorts last, else the map is sorted."""
     d = dict(cell)
-    if not value:
-        del d[key]
-        return MappingProxyType(d) if d else EMPTY_MAP
-    if key in d or key > next(reversed(d)):
-        d[key] = value
-        return MappingProxyType(d)
+    last = next(reversed(d))
     d[key] = value
+    if key > last:
+        return MappingProxyType(d)
     return MappingProxyType(dict(sorted(d.items())))
 
 
