@@ -279,19 +279,31 @@ def _smap_text(v: Mapping[str, str]) -> str:
         return "{}"
     # The pieces joined once (no string per pair), the keys iterated and each value read by key:
     # compiled, ``items()`` on a read-only map is a method call that calls the dict's.
-    out = ["{"]
+    out: list[str] = []
     if _NATIVE:
-        for k in v:
-            out.append(_quoted(k))
-            out.append(":")
-            out.append(_quoted(v[k]))
-            out.append(",")
-    else:  # interpreted, the escaper's own call costs less than a lookup in a Python function
-        esc = _esc
-        for k in v:
-            out += (esc(k), ":", esc(v[k]), ",")
+        _smap_into(out, v)
+        return "".join(out)
+    out.append("{")
+    esc = _esc  # interpreted, the escaper's own call costs less than a lookup in a Python function
+    for k in v:
+        out += (esc(k), ":", esc(v[k]), ",")
     out[-1] = "}"
     return "".join(out)
+
+
+def _smap_into(out: list[str], v: Mapping[str, str]) -> None:
+    """Append :func:`_smap_text`'s pieces to ``out`` (compiled: a record's text is joined once)."""
+    if not v:
+        out.append("{}")
+        return
+    sep = "{"
+    for k in v:
+        out.append(sep)
+        out.append(_quoted(k))
+        out.append(":")
+        out.append(_quoted(v[k]))
+        sep = ","
+    out.append("}")
 
 
 def _actors_text(v: Mapping[str, tuple[str, ...]]) -> str:
@@ -372,6 +384,15 @@ def _text_code(text: Callable[[Any], str] | None) -> int:
         (_INT_TEXT, _int_text),
     )
     return next((code for code, fn in known if text is fn), _CALL)
+
+
+def _coded_into(out: list[str], code: int, text: Callable[[Any], str] | None, x: Any) -> None:
+    """Append :func:`_coded_text`'s string to ``out``, a map as its pieces (joined once, with
+    the record's)."""
+    if code == _SMAP_TEXT:
+        _smap_into(out, x)
+    else:
+        out.append(_coded_text(code, text, x))
 
 
 def _coded_text(code: int, text: Callable[[Any], str] | None, x: Any) -> str:
@@ -499,7 +520,13 @@ class _Record:
 
         def text_all(v: tuple[Any, ...]) -> str:
             if plan is not None:
-                return "[" + ",".join([_flat_text(plan, x) for x in v]) + "]"
+                out = ["["]
+                for n, x in enumerate(v):
+                    if n:
+                        out.append(",")
+                    _flat_into(out, plan, x)
+                out.append("]")
+                return "".join(out)
             return "[" + ",".join([text(x) for x in v]) + "]"
 
         return _Kind("an array", list, read_all, write_all, text=text_all)
@@ -607,13 +634,21 @@ def _flat_text(plan: _FlatPlan, v: Any) -> str:
     It writes and refuses exactly what that writer does (a value not of its kind raises). A value
     of the record's own class is read by index (an attribute read is a descriptor call)."""
     out: list[str] = []
+    _flat_into(out, plan, v)
+    return "".join(out)
+
+
+def _flat_into(out: list[str], plan: _FlatPlan, v: Any) -> None:
+    """Append :func:`_flat_text`'s pieces to ``out`` (a list of records is joined once)."""
     by_index = type(v) is plan.cls
     for key, attr, i, code, text, nullable in plan.fields:
         x = v[i] if by_index else getattr(v, attr)
         out.append(key)
-        out.append("null" if nullable and x is None else _coded_text(code, text, x))
+        if nullable and x is None:
+            out.append("null")
+        else:
+            _coded_into(out, code, text, x)
     out.append("}")
-    return "".join(out)
 
 
 def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
@@ -758,14 +793,20 @@ class _SparseRecord:
         is native, where the generated writer stays interpreted (a third of its instructions).
         It writes and refuses exactly what the generated writer does (a value not of its kind
         raises TypeError or AttributeError)."""
-        out = [self._head, _quoted(v[self._nonempty])]
+        out: list[str] = []
+        self.native_into(out, v)
+        return "".join(out)
+
+    def native_into(self, out: list[str], v: tuple[Any, ...]) -> None:
+        """Append :meth:`native_text`'s pieces to ``out`` (a log's effects are joined once)."""
+        out.append(self._head)
+        out.append(_quoted(v[self._nonempty]))
         for i, key, code, text, default in self._plan:
             x = v[i]
             if (x != default) if default is not None else x:
                 out.append(key)
-                out.append(_coded_text(code, text, x))
+                _coded_into(out, code, text, x)
         out.append("}")
-        return "".join(out)
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
         """Every record of the JSON array ``v`` (already known to be a list).
@@ -948,7 +989,13 @@ def _effects_text(effects: tuple[Effect, ...]) -> str:
     """The comma-joined JSON text of ``effects`` (the inside of the log's array)."""
     try:
         if _NATIVE:
-            return ",".join([_EFFECT.native_text(e) for e in effects])
+            out: list[str] = []
+            record = _EFFECT  # a method called on a native value, not bound in a local: a native call
+            for n, e in enumerate(effects):
+                if n:
+                    out.append(",")
+                record.native_into(out, e)
+            return "".join(out)
         text = _EFFECT.text
         return ",".join([text(e) for e in effects])
     except (TypeError, AttributeError):  # a value not of its kind: the encoder's way (see _as_text)
