@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from json.encoder import encode_basestring_ascii
+from json.scanner import make_scanner
 from types import FunctionType, MappingProxyType
 from typing import Any, Final, NamedTuple, NoReturn, TypeVar
 
@@ -1181,6 +1182,9 @@ _SNAPSHOT = _Record(
 
 
 _SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
+_scan: Final = make_scanner(_STRICT)  # type: ignore[arg-type]  # typeshed names the wrong context type
+"""A scanner of the strict reader: the JSON value at an index and where it ends (``raw_decode``
+without its interpreted frame; ``StopIteration`` where no value begins)."""
 """How :meth:`Snapshot.to_json` begins a snapshot of the current version."""
 _PENDING_AT = ',"pending":'
 _NO_PENDING = _PENDING_AT + '[],"turns":'
@@ -1222,9 +1226,9 @@ class SavedSnapshot:
         if not text.startswith(_SAVED_HEAD):
             return None
         try:
-            v, end = _STRICT.raw_decode(text, len(_SAVED_HEAD))
+            v, end = _scan(text, len(_SAVED_HEAD))
             log: GameLog = _LOG.read(v, _Reader(InvalidSnapshot), "snapshot.log")
-        except (ValueError, RecursionError, GameError):
+        except (StopIteration, ValueError, RecursionError, GameError):
             return None
         return cls(log, text, end)
 
@@ -1248,13 +1252,13 @@ class SavedSnapshot:
             return None
         tail = expected[cut + 2 :]
         try:
-            v, end = _STRICT.raw_decode(text, at + cut)
+            v, end = _scan(text, at + cut)
             if len(text) - end != len(tail) or not text.endswith(tail) or type(v) is not list:
                 return None
             read = _PENDING.read
             assert read is not None
             pending: tuple[SkillUse, ...] = read(v, _Reader(InvalidSnapshot), _NO_PATH)
-        except (ValueError, RecursionError, GameError):
+        except (StopIteration, ValueError, RecursionError, GameError):
             return None
         return pending
 

@@ -140,12 +140,13 @@ class Restoring(Transitions):
             self._guard()
             return self._snapshot()
 
-    def _snapshot(self) -> Snapshot:
+    def _snapshot(self, log: GameLog | None = None) -> Snapshot:
+        """This engine's snapshot; with ``log`` (this engine's own log, decoded), that log in it."""
         s = self._state
         players = s.players
         return board_snapshot(
             (
-                self._game_log(),
+                self._game_log() if log is None else log,
                 s.phase,
                 s.round,
                 frozen_map(s.vars),
@@ -225,7 +226,7 @@ class Restoring(Transitions):
         engine is left half-loaded, for the caller to reset."""
         try:
             self._replay(saved.log.effects, saved.log.well_typed)
-            pending = saved.pending_if(self._snapshot())
+            pending = saved.pending_if(self._snapshot(saved.log))
             if pending is None:
                 return False
             self._load_pending(pending)
