@@ -134,7 +134,7 @@ class Engine(Phases):
         """
         if not isinstance(rules, Rules):
             raise InvalidArgument("restore needs a Rules value")
-        snap = open_snapshot(rules, snapshot)
+        snap = open_snapshot(rules, snapshot, verify)
         eng = cls(rules)
         if verify:
             eng._resume_verified(snap)

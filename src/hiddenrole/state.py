@@ -20,7 +20,7 @@ from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAct
 
 __all__ = ["GameView"]
 
-WRITES = frozenset({SET_VAR, SET_ALIVE, SET_ACTORS, DETOUR})
+WRITES: Final = frozenset({SET_VAR, SET_ALIVE, SET_ACTORS, DETOUR})
 """The effect types :meth:`State.apply` acts on; every other type (rule events) changes nothing."""
 
 
@@ -114,11 +114,16 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
-        if info.id not in self.players:
-            insort(self.order, info.id)
-        self.players[info.id] = info
+        pid = info.id
+        if pid not in self.players:
+            order = self.order
+            if not order or order[-1] < pid:
+                order.append(pid)  # players usually arrive in id order (a log, a snapshot)
+            else:
+                insort(order, pid)
+        self.players[pid] = info
         if info.round_vars:
-            self._marked.add(info.id)
+            self._marked.add(pid)
         self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
@@ -254,18 +259,48 @@ class State:
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
-    """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged."""
-    if cell.get(key, "") == value:
-        return cell
-    # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
-    d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
-    if not value:
-        del d[key]
-        return MappingProxyType(d) if d else EMPTY_MAP
-    if key in d or not d or key > next(reversed(d)):
-        d[key] = value  # the keys stay sorted: no re-sort
+    """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged.
+
+    A new key is placed among the others in one ordered pass over the old keys: no copy, sort
+    or last-key lookup (each a generic call when compiled; most writes of a werewolf replay add
+    a player variable). A map whose keys are not sorted (only a hand-made record can hold one)
+    is left to :func:`_with_unsorted`."""
+    if key in cell:
+        if cell[key] == value:
+            return cell
+        # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
+        d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
+        if value == "":
+            del d[key]
+            return MappingProxyType(d) if d else EMPTY_MAP
+        d[key] = value  # the keys keep their order
         return MappingProxyType(d)
+    if value == "":
+        return cell
+    d = {}
+    prev = ""
+    placed = False
+    for k in cell:
+        if k < prev:
+            return _with_unsorted(cell, key, value)
+        prev = k
+        if not placed and key < k:
+            d[key] = value
+            placed = True
+        d[k] = cell[k]
+    if not placed:
+        d[key] = value
+    return MappingProxyType(d)
+
+
+def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
+    """:func:`_with` of a new key in a map whose keys are not sorted: the keys stay in their
+    order when ``key`` sorts last, else the map is sorted."""
+    d = dict(cell)
+    last = next(reversed(d))
     d[key] = value
+    if key > last:
+        return MappingProxyType(d)
     return MappingProxyType(dict(sorted(d.items())))
 
 

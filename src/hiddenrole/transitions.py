@@ -93,8 +93,8 @@ class Transitions(Boundary):
             self._leave_phase(keep_actors)
             self._transition(to)
             return
-        if not keep_actors:
-            s.actors.pop(s.phase, None)
+        if not keep_actors and s.phase in s.actors:
+            del s.actors[s.phase]  # not ``pop(key, None)``: compiled, that is a generic method call
         if plan[0]:
             self._run_actions(plan[0])
         s.phase = to

@@ -467,6 +467,52 @@ MALFORMED: dict[str, Callable[[Doc], Any]] = {
 }
 
 
+TAMPER_TAIL: dict[str, Callable[[Doc], Any]] = {
+    "queue a turn": lambda d: d["turns"].__setitem__("queue", ["v1"]),
+    "delay a player": lambda d: d["turns"].__setitem__("delayed", ["v1"]),
+    "hold a round action": lambda d: d["round_context"].__setitem__("held", ["ADVANCE_ROUND"]),
+    "add a pending submission": lambda d: d["pending"].append({**d["pending"][0], "player_id": "w2"}),
+    "drop the pending submissions": lambda d: d.__setitem__("pending", []),
+}
+
+
+def _outcome(snapshot: hr.Snapshot | bytes) -> tuple[Any, ...]:
+    try:
+        return ("restored", snap_bytes(hr.Engine.restore(mini_rules(), snapshot)))
+    except hr.GameError as exc:
+        return (type(exc), exc.message)
+
+
+@pytest.mark.parametrize("what", sorted({**TAMPER, **TAMPER_TAIL, **MALFORMED}))
+def test_verified_restore_of_json_decides_as_for_the_decoded_value(what: str) -> None:
+    """A verified restore of JSON reads the log alone when the rest of the text is exactly the
+    replayed board's (``SavedSnapshot``); any other text is decided by the reference way (the
+    whole text decoded, then compared field by field): the same engine or the same error."""
+    doc = to_doc(snap_bytes(rich_engine()))
+    {**TAMPER, **TAMPER_TAIL, **MALFORMED}[what](doc)
+    bad = to_raw(doc)
+    try:
+        value = hr.Snapshot.from_json(bad)
+    except hr.GameError as exc:
+        assert _outcome(bad) == (type(exc), exc.message)
+        return
+    assert _outcome(bad) == _outcome(value)
+
+
+@pytest.mark.parametrize("name", sorted(states()))
+def test_verified_restore_of_json_spelt_otherwise_is_the_same_engine(name: str) -> None:
+    """JSON the kernel would not write byte for byte (spaces, escaped letters) but that decodes to
+    the same snapshot restores to the same engine, through the reference way."""
+    raw = snap_bytes(states()[name]())
+    for other in (
+        json.dumps(to_doc(raw)).encode("ascii"),
+        raw.replace(b'"phase":', rb'"\u0070hase":'),
+        raw + b"\n",
+    ):
+        assert other != raw
+        assert snap_bytes(hr.Engine.restore(mini_rules(), other)) == raw
+
+
 @pytest.mark.parametrize("what", sorted(MALFORMED))
 def test_malformed_snapshot_is_an_invalid_snapshot(what: str) -> None:
     raw = snap_bytes(rich_engine())
@@ -618,3 +664,25 @@ def test_property_snapshot_json_restore_is_transparent(seed: int, checkpoints: s
         assert [twin.player_view(p) for p in twin.player_ids()] == [engine.player_view(p) for p in engine.player_ids()]
     replayed = hr.Engine.replay(rules, engine.log().to_json())
     assert replayed.snapshot() == dataclasses.replace(engine.snapshot(), pending=())
+
+
+def test_an_engine_builds_its_records_as_their_constructors_do() -> None:
+    """``log()`` and ``snapshot()`` set the frozen dataclasses' fields one by one (``_filled``),
+    skipping their generated ``__init__``: the same values, every field set, still frozen."""
+    from hiddenrole import persistence
+
+    assert tuple(f.name for f in dataclasses.fields(hr.GameLog)) == persistence._LOG_FIELDS
+    engine = rich_engine()
+    snap = engine.snapshot()
+    decoded = hr.Snapshot.from_json(snap.to_json())
+    for value in (snap, snap.log, engine.log(), decoded.log, hr.GameLog.from_json(snap.log.to_json())):
+        names = [f.name for f in dataclasses.fields(value)]
+        again = type(value)(**{n: getattr(value, n) for n in names})
+        assert [getattr(value, n) for n in names] == [getattr(again, n) for n in names]
+        assert value == again and repr(value) == repr(again)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.version = 7  # type: ignore[misc]
+    assert snap.log.well_typed and snap.log.encoded is not None
+    assert decoded.log.well_typed and decoded.log.encoded is None
+    with pytest.raises(TypeError):
+        persistence.board_snapshot((snap.log,))

@@ -9,6 +9,7 @@ cache for a log older than the last save, and seating out of id order.
 from __future__ import annotations
 
 import json
+import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -225,14 +226,36 @@ def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
         (persistence._DETOUR, (*snap.detours, hr.Detour("p\u00e9", "P"))),
         (persistence._SKILL_USE, snap.pending),
     ):
-        plan = persistence._flat_plan(record._layout)
+        plan = persistence._flat_plan(record.make, record._layout)
         generated = persistence._dense_text_writer(record._layout, ())
         assert plan is not None and values
         for v in values:
             assert persistence._flat_text(plan, v) == generated(v)
+            # a value of another class is read by attribute, as the generated writer reads it
+            other = types.SimpleNamespace(**v._asdict())
+            assert persistence._flat_text(plan, other) == generated(other) == generated(v)
         first: tuple[Any, ...] = values[0]
         bad = tuple.__new__(type(first), (5, *first[1:]))  # its first field (a string) an int
         for write in (generated, lambda v, plan=plan: persistence._flat_text(plan, v)):
             with pytest.raises((TypeError, AttributeError)):
                 write(bad)
-    assert persistence._flat_plan(persistence._SNAPSHOT._layout) is None  # a record with groups
+    snapshot = persistence._SNAPSHOT
+    assert persistence._flat_plan(snapshot.make, snapshot._layout) is None  # a record with groups
+
+
+def test_kept_escapes_are_the_escapers_own() -> None:
+    """``_quoted`` (what a compiled kernel writes strings with) answers as the encoder's escaper,
+    twice, for short and long strings, and raises as it does for anything else; it keeps only
+    short strings, and a bounded number of them."""
+    from hiddenrole import persistence
+
+    for text in ("p1", "", 'a"b\\c', "\u00e9\u4e2d\U0001f600", "\n\x00", "x" * 500, hr.SYSTEM):
+        for _ in range(2):
+            assert persistence._quoted(text) == persistence._esc(text)
+    assert "x" * 500 not in persistence._QUOTED
+    for bad in (5, None, b"p1", ["p1"]):
+        with pytest.raises(TypeError):
+            persistence._quoted(bad)
+    for n in range(persistence._QUOTED_KEPT + 10):
+        assert persistence._quoted(f"k{n}") == f'"k{n}"'
+    assert len(persistence._QUOTED) <= persistence._QUOTED_KEPT
