@@ -105,8 +105,8 @@ class Phases(Acting):
                 self._start_at(self._cfg.start_phase)
                 started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
-                if self._b.game_setup is not None:
-                    self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
+                if self._setup is not None:
+                    self._apply_batch(self._call(self._setup, self._view), "game setup", batch)
             self._board_changed()
             self._log.extend(batch)
             self._public([started])

@@ -56,11 +56,11 @@ def seat_id(index: int) -> str:
 
 
 MAX_PLAYERS_CACHED = 64
-"""How many table sizes :func:`_seat_ids` remembers (a bound: sizes beyond are rebuilt)."""
+"""How many table sizes :func:`seat_ids` remembers (a bound: sizes beyond are rebuilt)."""
 
 
 @functools.lru_cache(maxsize=MAX_PLAYERS_CACHED)
-def _seat_ids(players: int) -> tuple[str, ...]:
+def seat_ids(players: int) -> tuple[str, ...]:
     """``p0``..``p<players-1>``, built once per table size (every deal names its seats)."""
     return tuple(seat_id(i) for i in range(players))
 
@@ -124,17 +124,24 @@ def validate_deck(deck: Sequence[hr.RoleType], players: int) -> tuple[hr.RoleTyp
 _new = tuple.__new__
 
 
+def shuffled(deck: Sequence[hr.RoleType], players: int, seed: int) -> list[hr.RoleType]:
+    """The checked ``deck`` sorted, then shuffled with ``random.Random(seed)``'s draws: card *i*
+    goes to seat *i*, the last three to the centre (what :func:`deal` and ``new_engine`` deal)."""
+    cards = sorted(validate_deck(deck, players))
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
+    shuffle(cards, seed)  # random.Random(seed).shuffle's draws, compiled
+    return cards
+
+
 def deal(deck: Sequence[hr.RoleType], players: int, seed: int) -> Deal:
     """Shuffle ``deck`` with ``random.Random(seed)``: one card per seat, the last three to the centre.
 
     The deck is sorted before shuffling, so the deal depends on which cards are in it
     and on the seed, not on the order the caller listed them.
     """
-    cards = sorted(validate_deck(deck, players))
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
-    shuffle(cards, seed)  # random.Random(seed).shuffle's draws, compiled
-    seats = tuple(zip(_seat_ids(players), cards[:players], strict=True))
+    cards = shuffled(deck, players, seed)
+    seats = tuple(zip(seat_ids(players), cards[:players], strict=True))
     c0, c1, c2 = cards[players:]
     return _new(Deal, (seats, (c0, c1, c2)))  # no NamedTuple __new__ frame
 

@@ -6,6 +6,7 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import hiddenrole as hr
@@ -13,7 +14,7 @@ import hiddenrole as hr
 from .dealing import _CHECKED, MIN_PLAYERS, check_cards
 from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
-__all__ = ["GameSetup", "card_setup"]
+__all__ = ["GameSetup", "card_setup", "seat_table"]
 
 
 def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
@@ -64,3 +65,18 @@ class GameSetup:
             check_cards(table, "seats and centre")
         peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
         return [*self._laid, peek]
+
+
+def seat_table(the_rules: hr.Rules, ids: Sequence[str], cards: Sequence[hr.RoleType], start: bool) -> hr.Engine:
+    """An engine for ``the_rules`` with seat ``ids[i]`` dealt ``cards[i]`` (extra cards are the
+    centre's), started if ``start``: ``new_engine``'s seating, of ids and cards it made itself.
+
+    Compiled, unlike the package's entry points (which check the caller's arguments): every game
+    runs it, and from here the engine's constructor and each ``add_player`` are native calls
+    rather than calls from interpreted code."""
+    engine = hr.Engine(the_rules)
+    for i in range(len(ids)):
+        engine.add_player(ids[i], cards[i])
+    if start:
+        engine.start()
+    return engine
