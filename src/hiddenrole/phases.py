@@ -9,7 +9,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, cast
 
 from .acting import Acting
 from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
@@ -65,9 +65,17 @@ class Phases(Acting):
                 finally:
                     self._in_ext = False
             initial = EMPTY_MAP
-            if raw is not None:
-                # A dict (what setups return) first: the Mapping test is an ABC check, costly compiled.
-                if type(raw) is not dict and not isinstance(raw, Mapping):
+            if type(raw) is dict:
+                # What setups return: typed as a dict of objects, mypyc scans its values natively (a
+                # Mapping's ``values()`` is a generic method call, its iteration generic too).
+                got: dict[object, object] = raw
+                if got:
+                    if "" in got.values():  # the filter below keeps no empty value
+                        got = {k: v for k, v in got.items() if v != ""}
+                    initial = frozen_map(cast(Mapping[str, str], got))
+            elif raw is not None:
+                # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
+                if not isinstance(raw, Mapping):
                     raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
                 if raw:
                     # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.

@@ -85,8 +85,11 @@ def check_cards(cards: Iterable[object], what: str) -> tuple[hr.RoleType, ...]:
     if known:
         return items  # type: ignore[return-value]  # only checked card lists are remembered
     out = _check_cards(items, what)
-    if len(_CHECKED) < MAX_CHECKED_DECKS:
+    if len(_CHECKED) < MAX_CHECKED_DECKS - 1:
         _CHECKED.add(out)
+        # The box's limits ignore order, so the sorted list is legal too: the game setup looks the
+        # seated table up sorted, and would otherwise check a dealt deck a second time.
+        _CHECKED.add(tuple(sorted(out)))
     return out
 
 

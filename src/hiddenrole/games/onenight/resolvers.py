@@ -9,7 +9,7 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -87,7 +87,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
     """The card now in centre slot ``slot`` (god view)."""
-    return view.var(hr.GAME, center_key(slot))
+    return view.var(hr.GAME, _key(_CENTER_KEYS, center_key, slot))
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
@@ -108,7 +108,8 @@ _DRINK: Final = frozenset((DRINK,))
 _VOTE: Final = frozenset((VOTE,))
 
 MAX_SCOPES = 4096
-"""How many players' game scopes :func:`_scope` remembers (a bound: ids beyond get a fresh scope)."""
+"""How many players' game scopes :func:`_scope` (and names :func:`_key`) remembers (a bound: beyond it
+they are built afresh)."""
 _SCOPES: dict[str, hr.VarScope] = {}
 
 
@@ -120,6 +121,22 @@ def _scope(player_id: str) -> hr.VarScope:
         got = hr.GAME.of(player_id)
         if len(_SCOPES) < MAX_SCOPES:
             _SCOPES[player_id] = got
+    return got
+
+
+_CENTER_KEYS: dict[str, str] = {}
+_LEARN_CENTER_KEYS: dict[str, str] = {}
+_LEARN_PLAYER_KEYS: dict[str, str] = {}
+
+
+def _key(known: dict[str, str], make: Callable[[str], str], name: str) -> str:
+    """``make(name)``, one string per name: the key helpers live in the vocabulary module, which the
+    compiled build leaves as Python, so each call from here would run a Python frame (several a game)."""
+    got = known.get(name)
+    if got is None:
+        got = make(name)
+        if len(known) < MAX_SCOPES:
+            known[name] = got
     return got
 
 
@@ -154,7 +171,7 @@ class _Cards:
             if kind == "player":
                 out.append(hr.set_var(_scope(name), VAR_CARD, card))
             else:
-                out.append(hr.set_var(hr.GAME, center_key(name), card))
+                out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, name), card))
         return out
 
 
@@ -192,7 +209,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _learn(wolf, learn_center_key(slot), card),
+        _learn(wolf, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
     ]
 
 
@@ -207,7 +224,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
             card = held_card(view, use.target)
             out.append(hr.event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
-            out.append(_learn(seer, learn_player_key(use.target), card))
+            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, use.target), card))
         elif (
             use.skill == SEER_CENTER
             and len(use.targets) == 2
@@ -218,8 +235,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             learned = []
             for slot in sorted(use.targets):
                 card = center_card(view, slot)
-                seen[center_key(slot)] = card
-                learned.append(_learn(seer, learn_center_key(slot), card))
+                seen[_key(_CENTER_KEYS, center_key, slot)] = card
+                learned.append(_learn(seer, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -243,7 +260,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         got = cards.get(_player(robber))
         out.append(hr.event(ROBBED, robber, victim, MappingProxyType({"card": got})))
         out.append(_learn(robber, LEARN_SELF, got))
-        out.append(_learn(robber, learn_player_key(victim), given))
+        out.append(_learn(robber, _key(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
 
 
