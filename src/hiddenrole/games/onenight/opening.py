@@ -28,6 +28,22 @@ _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
 
+MAX_LONE_WOLVES = 1024
+"""How many seats' lone-wolf effects :func:`_lone_wolf` remembers (a bound: beyond it they are built afresh)."""
+_LONE_WOLVES: dict[str, hr.Effect] = {}
+
+
+def _lone_wolf(player_id: str) -> hr.Effect:
+    """``set_actors(NIGHT_WEREWOLF, player_id)``, one value per seat id (effects are immutable, and
+    building one sorts and checks its ids: about 3k instructions in every other game)."""
+    got = _LONE_WOLVES.get(player_id)
+    if got is None:
+        got = hr.set_actors(NIGHT_WEREWOLF, player_id)
+        if len(_LONE_WOLVES) < MAX_LONE_WOLVES:
+            _LONE_WOLVES[player_id] = got
+    return got
+
+
 class GameSetup:
     """Lays the centre cards and lets only a lone werewolf peek, once players are seated.
 
@@ -63,7 +79,7 @@ class GameSetup:
         table = tuple(cards)
         if table not in _CHECKED:
             check_cards(table, "seats and centre")
-        peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
+        peek = _NOBODY_PEEKS if len(wolves) != 1 else _lone_wolf(wolves[0])
         return [*self._laid, peek]
 
 
