@@ -9,7 +9,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, cast
+from typing import Any, Final
 
 from .acting import Acting
 from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
@@ -66,13 +66,14 @@ class Phases(Acting):
                     self._in_ext = False
             initial = EMPTY_MAP
             if type(raw) is dict:
-                # What setups return: typed as a dict of objects, mypyc scans its values natively (a
-                # Mapping's ``values()`` is a generic method call, its iteration generic too).
-                got: dict[object, object] = raw
+                # What setups return: typed as a dict, mypyc scans its values natively (a Mapping's
+                # ``values()`` is a generic method call, its iteration generic too); of Any, unchecked
+                # (frozen_map refuses what is not str to str).
+                got: dict[Any, Any] = raw
                 if got:
                     if "" in got.values():  # the filter below keeps no empty value
                         got = {k: v for k, v in got.items() if v != ""}
-                    initial = frozen_map(cast(Mapping[str, str], got))
+                    initial = frozen_map(got)
             elif raw is not None:
                 # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
                 if not isinstance(raw, Mapping):
