@@ -180,11 +180,13 @@ class _Cards:
     def effects(self) -> list[hr.Effect]:
         out: list[hr.Effect] = []
         center = self._center
-        for slot in sorted(center):  # "center" < "player": the centre's slots come first
-            out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
+        if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
+            for slot in sorted(center):  # "center" < "player": the centre's slots come first
+                out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
         seats = self._seats
-        for pid in sorted(seats):
-            out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
+        if seats:
+            for pid in sorted(seats):
+                out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
         return out
 
 
