@@ -71,8 +71,10 @@ class Phases(Acting):
                 # (frozen_map refuses what is not str to str).
                 got: dict[Any, Any] = raw
                 if got:
-                    if "" in got.values():  # the filter below keeps no empty value
-                        got = {k: v for k, v in got.items() if v != ""}
+                    for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
+                        if v == "":  # the usual setup sets none: frozen as it is, without a filtered copy
+                            got = {k: w for k, w in got.items() if w != ""}
+                            break
                     initial = frozen_map(got)
             elif raw is not None:
                 # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
@@ -114,8 +116,14 @@ class Phases(Acting):
                 self._start_at(self._cfg.start_phase)
                 started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
-                if self._setup is not None:
-                    self._apply_batch(self._call(self._setup, self._view), "game setup", batch)
+                setup = self._setup
+                if setup is not None:
+                    self._in_ext = True  # what _call does, without its frame (and its *args tuple)
+                    try:
+                        laid = setup(self._view)
+                    finally:
+                        self._in_ext = False
+                    self._apply_batch(laid, "game setup", batch)
             self._board_changed()
             self._log.extend(batch)
             self._public([started])
