@@ -204,7 +204,21 @@ class CompiledRules:
     (whose ``game_setup`` is then the base's, never read): One Night makes one copy per centre
     dealt, and copying the pure-Python :class:`Bound` cost about 13k instructions per new deal."""
 
-    __slots__ = ("bound", "cfg", "compound", "game_setup", "paths", "plans", "resolver_names", "tables")
+    __slots__ = (
+        "bound",
+        "cfg",
+        "compound",
+        "game_setup",
+        "interceptors",
+        "paths",
+        "plans",
+        "resolver_names",
+        "resolvers",
+        "role_setup",
+        "tables",
+        "usable",
+        "victory",
+    )
 
     def __init__(self, rules: Rules) -> None:
         base = base_of(rules)
@@ -235,6 +249,14 @@ class CompiledRules:
             self.paths = known.paths
             self.plans = known.plans
             self.resolver_names = known.resolver_names
+        # What every engine copies into its own fields, kept here as native fields: read through
+        # the pure-Python Bound, each is a generic attribute lookup, five per engine built.
+        b = self.bound
+        self.usable = b.usable
+        self.victory = b.victory
+        self.resolvers = b.resolvers
+        self.interceptors = b.interceptors
+        self.role_setup = b.role_setup
 
 
 _SHAPES: dict[int, tuple[Callable[[], Any], Any]] = {}

@@ -56,6 +56,7 @@ class EngineBase:
         "_plans",
         "_resolver_names",
         "_resolvers",
+        "_role_setup",
         "_setup",
         "_state",
         "_status",
@@ -75,10 +76,11 @@ class EngineBase:
         self._b = comp.bound
         # The extension points read on every move or phase, as the engine's own (native) fields:
         # compiled, a read through ``_b`` (a pure-Python class) is a generic attribute lookup.
-        self._usable = comp.bound.usable
-        self._victory = comp.bound.victory
-        self._resolvers = comp.bound.resolvers
-        self._icpts = comp.bound.interceptors
+        self._usable = comp.usable
+        self._victory = comp.victory
+        self._resolvers = comp.resolvers
+        self._icpts = comp.interceptors
+        self._role_setup = comp.role_setup  # read once per seat
         self._cfg = comp.cfg
         self._compound = comp.compound
         self._tables = comp.tables

@@ -56,7 +56,7 @@ class Phases(Acting):
                 raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
             if player_id in self._state.players:
                 raise PlayerExists(f"player {player_id!r} is already seated")
-            setup = self._b.role_setup.get(role)
+            setup = self._role_setup.get(role)
             raw = None
             if setup is not None:
                 self._in_ext = True  # what _call does, without its frame
