@@ -11,7 +11,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .dealing import _CHECKED, MIN_PLAYERS, check_cards
+from .decks import _CHECKED, MIN_PLAYERS, check_cards
 from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
