@@ -9,7 +9,7 @@ on it live in their own modules (``whoacts``, ``transitions``, ``restoring``,
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -56,6 +56,8 @@ class EngineBase:
         "_plans",
         "_resolver_names",
         "_resolvers",
+        "_role_setup",
+        "_setup",
         "_state",
         "_status",
         "_tables",
@@ -74,16 +76,18 @@ class EngineBase:
         self._b = comp.bound
         # The extension points read on every move or phase, as the engine's own (native) fields:
         # compiled, a read through ``_b`` (a pure-Python class) is a generic attribute lookup.
-        self._usable = comp.bound.usable
-        self._victory = comp.bound.victory
-        self._resolvers = comp.bound.resolvers
-        self._icpts = comp.bound.interceptors
+        self._usable = comp.usable
+        self._victory = comp.victory
+        self._resolvers = comp.resolvers
+        self._icpts = comp.interceptors
+        self._role_setup = comp.role_setup  # read once per seat
         self._cfg = comp.cfg
         self._compound = comp.compound
         self._tables = comp.tables
         self._paths = comp.paths
         self._plans = comp.plans
         self._resolver_names = comp.resolver_names
+        self._setup = comp.game_setup
         self._state = State()
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
@@ -93,7 +97,7 @@ class EngineBase:
         # alive_player_ids) take it with acquire() / try / finally release() rather than `with`:
         # as safe (re-entrant; any exception releases it) and cheaper both compiled (mypyc looks
         # the context manager up on every entry) and pure: werewolf -1.9% / -3.4% instructions.
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()  # what threading.RLock() returns, without its Python frame
         self._in_ext = False
         self._event_handlers: list[EventHandler] = []
         self._outbox: list[Event] = []

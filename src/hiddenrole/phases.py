@@ -9,7 +9,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from .acting import Acting
 from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
@@ -56,7 +56,7 @@ class Phases(Acting):
                 raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
             if player_id in self._state.players:
                 raise PlayerExists(f"player {player_id!r} is already seated")
-            setup = self._b.role_setup.get(role)
+            setup = self._role_setup.get(role)
             raw = None
             if setup is not None:
                 self._in_ext = True  # what _call does, without its frame
@@ -65,9 +65,20 @@ class Phases(Acting):
                 finally:
                     self._in_ext = False
             initial = EMPTY_MAP
-            if raw is not None:
-                # A dict (what setups return) first: the Mapping test is an ABC check, costly compiled.
-                if type(raw) is not dict and not isinstance(raw, Mapping):
+            if type(raw) is dict:
+                # What setups return: typed as a dict, mypyc scans its values natively (a Mapping's
+                # ``values()`` is a generic method call, its iteration generic too); of Any, unchecked
+                # (frozen_map refuses what is not str to str).
+                got: dict[Any, Any] = raw
+                if got:
+                    for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
+                        if v == "":  # the usual setup sets none: frozen as it is, without a filtered copy
+                            got = {k: w for k, w in got.items() if w != ""}
+                            break
+                    initial = frozen_map(got)
+            elif raw is not None:
+                # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
+                if not isinstance(raw, Mapping):
                     raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
                 if raw:
                     # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
@@ -105,8 +116,14 @@ class Phases(Acting):
                 self._start_at(self._cfg.start_phase)
                 started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
-                if self._b.game_setup is not None:
-                    self._apply_batch(self._call(self._b.game_setup, self._view), "game setup", batch)
+                setup = self._setup
+                if setup is not None:
+                    self._in_ext = True  # what _call does, without its frame (and its *args tuple)
+                    try:
+                        laid = setup(self._view)
+                    finally:
+                        self._in_ext = False
+                    self._apply_batch(laid, "game setup", batch)
             self._board_changed()
             self._log.extend(batch)
             self._public([started])

@@ -9,7 +9,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import onenight as on
-from hiddenrole.games.onenight.dealing import check_cards
+from hiddenrole.games.onenight.decks import check_cards
 from hiddenrole.games.onenight.shuffling import shuffle
 
 SIX = (

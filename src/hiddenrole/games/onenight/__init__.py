@@ -83,8 +83,9 @@ from typing import NamedTuple
 import hiddenrole as hr
 
 from .boundary import audience, role_info, speech, teammates
-from .dealing import CENTER_SIZE, MIN_PLAYERS, Deal, check_cards, deal, default_deck, seat_id, validate_deck
-from .opening import GameSetup, card_setup
+from .dealing import CENTER_SIZE, MIN_PLAYERS, Deal, deal, default_deck, seat_id, seat_ids, validate_deck
+from .decks import check_cards, shuffled
+from .opening import GameSetup, card_setup, seat_table
 from .resolvers import (
     center_card,
     dealt,
@@ -293,26 +294,24 @@ def rules_for(deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_cl
 
 def engine_for(the_deal: Deal, *, minion_clause: bool = False, start: bool = True) -> hr.Engine:
     """An engine with the deal seated, started unless ``start`` is false."""
-    return _seated(the_deal, rules(the_deal.center, minion_clause=minion_clause), start)
+    # Not the compiled seat_table: a caller's Deal may hold anything, and add_player must be the
+    # one to refuse a bad seat (compiled code would raise a plain TypeError first).
+    engine = hr.Engine(rules(the_deal.center, minion_clause=minion_clause))
+    for pid, role in the_deal.seats:
+        engine.add_player(pid, role)
+    if start:
+        engine.start()
+    return engine
 
 
 def new_engine(
     deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_clause: bool = False, start: bool = True
 ) -> hr.Engine:
     """A ready game: ``deck`` dealt to ``players`` seats (``p0``..) from ``seed``, started."""
-    the_deal = deal(deck, players, seed)
-    # deal() checked the deck, so its centre needs no second check: straight to the rules' cache.
-    return _seated(the_deal, _rules(the_deal.center, minion_clause), start)
-
-
-def _seated(the_deal: Deal, the_rules: hr.Rules, start: bool) -> hr.Engine:
-    engine = hr.Engine(the_rules)
-    add_player = engine.add_player
-    for pid, role in the_deal.seats:
-        add_player(pid, role)
-    if start:
-        engine.start()
-    return engine
+    cards = shuffled(deck, players, seed)  # what deal() deals (compiled), without building the Deal
+    # shuffled() checked the deck, so its centre needs no second check: straight to the rules' cache.
+    the_rules = _rules((cards[players], cards[players + 1], cards[players + 2]), minion_clause)
+    return seat_table(the_rules, seat_ids(players), cards, start)
 
 
 def _require_onenight(engine: hr.Engine) -> None:

@@ -6,14 +6,15 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import hiddenrole as hr
 
-from .dealing import _CHECKED, MIN_PLAYERS, check_cards
+from .decks import _CHECKED, MIN_PLAYERS, check_cards
 from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
-__all__ = ["GameSetup", "card_setup"]
+__all__ = ["GameSetup", "card_setup", "seat_table"]
 
 
 def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
@@ -25,6 +26,22 @@ _CENTER_KEYS: Final = tuple(center_key(s) for s in CENTER_SLOTS)
 """The game variable of each centre slot, in slot order."""
 _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
+
+
+MAX_LONE_WOLVES = 1024
+"""How many seats' lone-wolf effects :func:`_lone_wolf` remembers (a bound: beyond it they are built afresh)."""
+_LONE_WOLVES: dict[str, hr.Effect] = {}
+
+
+def _lone_wolf(player_id: str) -> hr.Effect:
+    """``set_actors(NIGHT_WEREWOLF, player_id)``, one value per seat id (effects are immutable, and
+    building one sorts and checks its ids: about 3k instructions in every other game)."""
+    got = _LONE_WOLVES.get(player_id)
+    if got is None:
+        got = hr.set_actors(NIGHT_WEREWOLF, player_id)
+        if len(_LONE_WOLVES) < MAX_LONE_WOLVES:
+            _LONE_WOLVES[player_id] = got
+    return got
 
 
 class GameSetup:
@@ -62,5 +79,20 @@ class GameSetup:
         table = tuple(cards)
         if table not in _CHECKED:
             check_cards(table, "seats and centre")
-        peek = _NOBODY_PEEKS if len(wolves) != 1 else hr.set_actors(NIGHT_WEREWOLF, wolves[0])
+        peek = _NOBODY_PEEKS if len(wolves) != 1 else _lone_wolf(wolves[0])
         return [*self._laid, peek]
+
+
+def seat_table(the_rules: hr.Rules, ids: Sequence[str], cards: Sequence[hr.RoleType], start: bool) -> hr.Engine:
+    """An engine for ``the_rules`` with seat ``ids[i]`` dealt ``cards[i]`` (extra cards are the
+    centre's), started if ``start``: ``new_engine``'s seating, of ids and cards it made itself.
+
+    Compiled, unlike the package's entry points (which check the caller's arguments): every game
+    runs it, and from here the engine's constructor and each ``add_player`` are native calls
+    rather than calls from interpreted code."""
+    engine = hr.Engine(the_rules)
+    for i in range(len(ids)):
+        engine.add_player(ids[i], cards[i])
+    if start:
+        engine.start()
+    return engine

@@ -9,7 +9,7 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -82,12 +82,17 @@ def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
     """The card ``player_id`` holds now (god view; ``""`` for a seat that does not exist)."""
     p = view.player(player_id)  # the seat's own game variable, read from its record
-    return "" if p is None else p.vars.get(VAR_CARD, "")
+    if p is None:
+        return ""
+    held = p.vars
+    # ``in`` and ``[]``, not ``.get``: compiled, a Mapping's ``get`` is a generic method call, several
+    # times the cost of the two lookups (and resolvers read a card several times a game).
+    return held[VAR_CARD] if VAR_CARD in held else ""  # noqa: SIM401
 
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
     """The card now in centre slot ``slot`` (god view)."""
-    return view.var(hr.GAME, center_key(slot))
+    return view.var(hr.GAME, _key(_CENTER_KEYS, center_key, slot))
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
@@ -108,7 +113,8 @@ _DRINK: Final = frozenset((DRINK,))
 _VOTE: Final = frozenset((VOTE,))
 
 MAX_SCOPES = 4096
-"""How many players' game scopes :func:`_scope` remembers (a bound: ids beyond get a fresh scope)."""
+"""How many players' game scopes :func:`_scope` (and names :func:`_key`) remembers (a bound: beyond it
+they are built afresh)."""
 _SCOPES: dict[str, hr.VarScope] = {}
 
 
@@ -123,38 +129,64 @@ def _scope(player_id: str) -> hr.VarScope:
     return got
 
 
+_CENTER_KEYS: dict[str, str] = {}
+_LEARN_CENTER_KEYS: dict[str, str] = {}
+_LEARN_PLAYER_KEYS: dict[str, str] = {}
+
+
+def _key(known: dict[str, str], make: Callable[[str], str], name: str) -> str:
+    """``make(name)``, one string per name: the key helpers live in the vocabulary module, which the
+    compiled build leaves as Python, so each call from here would run a Python frame (several a game)."""
+    got = known.get(name)
+    if got is None:
+        got = make(name)
+        if len(known) < MAX_SCOPES:
+            known[name] = got
+    return got
+
+
 class _Cards:
     """Cards read from the board, swapped locally, written back once in a fixed order.
 
     Swapping locally lets several actions in one phase see each other's result even
-    though the board only changes when the phase's effects are applied.
+    though the board only changes when the phase's effects are applied. Changed centre
+    slots and seats are kept apart, keyed by name: written back centre slots first, then
+    seats, each sorted by name (the order of the ``(kind, name)`` slots sorted), and a list
+    of plain strings sorts much faster than one of nested tuples.
     """
 
-    __slots__ = ("_changed", "_view")
+    __slots__ = ("_center", "_seats", "_view")
 
     def __init__(self, view: hr.GameView) -> None:
         self._view = view
-        self._changed: dict[_Slot, hr.RoleType] = {}
+        self._center: dict[str, hr.RoleType] = {}
+        self._seats: dict[str, hr.RoleType] = {}
+
+    def _changed(self, kind: str) -> dict[str, hr.RoleType]:
+        return self._seats if kind == "player" else self._center
 
     def get(self, slot: _Slot) -> hr.RoleType:
-        got = self._changed.get(slot)
+        kind, name = slot
+        got = self._changed(kind).get(name)
         if got is not None:
             return got
-        kind, name = slot
         return held_card(self._view, name) if kind == "player" else center_card(self._view, name)
 
     def swap(self, a: _Slot, b: _Slot) -> None:
         ca, cb = self.get(a), self.get(b)
-        self._changed[a] = cb
-        self._changed[b] = ca
+        self._changed(a[0])[a[1]] = cb
+        self._changed(b[0])[b[1]] = ca
 
     def effects(self) -> list[hr.Effect]:
         out: list[hr.Effect] = []
-        for (kind, name), card in sorted(self._changed.items()):
-            if kind == "player":
-                out.append(hr.set_var(_scope(name), VAR_CARD, card))
-            else:
-                out.append(hr.set_var(hr.GAME, center_key(name), card))
+        center = self._center
+        if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
+            for slot in sorted(center):  # "center" < "player": the centre's slots come first
+                out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
+        seats = self._seats
+        if seats:
+            for pid in sorted(seats):
+                out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
         return out
 
 
@@ -192,7 +224,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _learn(wolf, learn_center_key(slot), card),
+        _learn(wolf, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
     ]
 
 
@@ -207,7 +239,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
             card = held_card(view, use.target)
             out.append(hr.event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
-            out.append(_learn(seer, learn_player_key(use.target), card))
+            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, use.target), card))
         elif (
             use.skill == SEER_CENTER
             and len(use.targets) == 2
@@ -218,8 +250,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             learned = []
             for slot in sorted(use.targets):
                 card = center_card(view, slot)
-                seen[center_key(slot)] = card
-                learned.append(_learn(seer, learn_center_key(slot), card))
+                seen[_key(_CENTER_KEYS, center_key, slot)] = card
+                learned.append(_learn(seer, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -243,7 +275,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         got = cards.get(_player(robber))
         out.append(hr.event(ROBBED, robber, victim, MappingProxyType({"card": got})))
         out.append(_learn(robber, LEARN_SELF, got))
-        out.append(_learn(robber, learn_player_key(victim), given))
+        out.append(_learn(robber, _key(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
 
 

@@ -31,7 +31,8 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     held: list[hr.RoleType] = []
     dead: list[hr.RoleType] = []  # the cards the dead hold
     for p in view.all_players():
-        card = p.vars.get(VAR_CARD, "")
+        cards = p.vars
+        card = cards[VAR_CARD] if VAR_CARD in cards else ""  # noqa: SIM401  # not .get: a generic method call, compiled
         held.append(card)
         if not p.alive:
             dead.append(card)
