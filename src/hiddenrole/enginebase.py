@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from .compiled import EMPTY_TABLE, PhaseTable, compiled
-from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects
+from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects, vetted
 from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, ReentrantCall
 from .persistence import EncodedEffects
 from .rules import Rules
@@ -223,7 +223,7 @@ class EngineBase:
         # The state, not its bound ``apply``: compiled, ``state.apply(e)`` is a direct native call,
         # where the bound method is built by a generic attribute lookup and called through its wrapper.
         state = self._state
-        for e in coerce_effects(effects, who):
+        for e in vetted(effects, who):
             if icpts or e.type == DETOUR:
                 self._offer(e, 0, out)
             else:
@@ -282,12 +282,19 @@ class EngineBase:
             self._in_ext = False
         if got is None:
             return None
-        if isinstance(got, (str, bytes)) or not isinstance(got, Iterable):
+        # A tuple or a list (what checkers return) first: the Iterable test is an ABC check, costly compiled.
+        if (
+            type(got) is not tuple
+            and type(got) is not list
+            and (isinstance(got, (str, bytes)) or not isinstance(got, Iterable))
+        ):
             raise InvalidArgument("victory checker must return None or an iterable of camps")
         camps = tuple(got)
         for c in camps:
             if not isinstance(c, str) or not c:
                 raise InvalidArgument(f"victory checker returned a bad camp {c!r}")
+        if len(camps) < 2:
+            return camps  # already sorted and distinct
         return tuple(sorted(set(camps)))
 
 

@@ -33,8 +33,11 @@ _ADVANCE_ROUND: Final = PhaseAction.ADVANCE_ROUND
 _CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
 """Read from C statics by compiled ``_run_actions`` (an enum member is a module-dict and a class lookup)."""
 
-_ENTRIES: Final[tuple[dict[PhaseType, Effect], dict[PhaseType, Effect]]] = ({}, {})
-"""The entries made so far, by phase: without, and with ``keep_actors``."""
+_ENTRIES: Final[dict[PhaseType, Effect]] = {}
+"""The entries made so far without ``keep_actors``, by phase."""
+_ENTRIES_KEEP: Final[dict[PhaseType, Effect]] = {}
+"""The entries made so far with ``keep_actors``, by phase (two dicts, not a pair of them: compiled,
+a ``Final`` tuple is kept unboxed and built anew as a tuple for every index into it)."""
 _ENTRIES_KEPT: Final = 1024
 """Entries kept per flag; past that (a program making phase names without end) each is built anew."""
 
@@ -45,7 +48,7 @@ def phase_changed(phase: PhaseType, keep_actors: bool) -> Effect:
     Effects are immutable values, so one entry per (phase, flag) serves every game. They are kept
     in a plain dict keyed by the phase (once per phase of every game and replay: compiled, one
     native lookup, where an ``lru_cache`` call hashed an argument tuple in a Python-level call)."""
-    kept = _ENTRIES[keep_actors]
+    kept = _ENTRIES_KEEP if keep_actors else _ENTRIES
     got = kept.get(phase)
     if got is None:
         got = Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)

@@ -8,6 +8,7 @@ statechart rule, observed through the round counter and round variables.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 
 import pytest
 
@@ -700,6 +701,34 @@ def test_resolver_returning_garbage_is_a_typed_error_and_changes_nothing() -> No
     engine, script = play()
     before = state_fingerprint(engine)
     script.queued[DAY] = [hr.set_alive("w1", False), "KILL"]  # type: ignore[list-item]
+    with pytest.raises(hr.InvalidArgument):
+        engine.end_phase()
+    assert state_fingerprint(engine) == before
+
+
+def test_a_resolvers_list_is_checked_and_frozen_like_any_other_input() -> None:
+    # The write path takes a resolver's list as it is when every entry passes the check unchanged;
+    # a None to drop or a payload to freeze anywhere in it takes the copying path, for the whole list.
+    engine, script = play()
+    loose = hr.Effect("NEWS", data=MappingProxyType({"b": "2", "a": "1"}))  # read-only, but not sorted
+    actors = hr.Effect(hr.SET_ACTORS, phase=NIGHT, actors=["w1"])  # type: ignore[arg-type]
+    for given in ([hr.Effect("FIRST"), loose, actors], [hr.Effect("FIRST"), None, loose, actors]):
+        kept = list(given)
+        script.queued[engine.status().phase] = given  # type: ignore[assignment]
+        out = engine.end_phase()
+        assert given == kept  # the resolver's list is left as it was
+        assert types(out) == ["FIRST", "NEWS", hr.SET_ACTORS]
+        assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
+        assert type(out[2].actors) is tuple
+    for other in (tuple(kept), iter(kept)):  # any iterable, read once
+        script.queued[engine.status().phase] = other  # type: ignore[assignment]
+        out = engine.end_phase()
+        assert types(out) == ["FIRST", "NEWS", hr.SET_ACTORS]
+        assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
+        assert type(out[2].actors) is tuple
+    assert hr.Engine.replay(engine.rules, engine.log().to_json()).log().to_json() == engine.log().to_json()
+    script.queued[engine.status().phase] = [hr.Effect("FIRST"), hr.Effect("NEWS", data={"a": 1})]  # type: ignore[dict-item]
+    before = state_fingerprint(engine)
     with pytest.raises(hr.InvalidArgument):
         engine.end_phase()
     assert state_fingerprint(engine) == before
