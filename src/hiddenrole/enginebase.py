@@ -139,12 +139,14 @@ class EngineBase:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
         waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
         # ``in`` + ``del``, not ``pop(id, None)``: mypyc compiles that pop into a generic method call.
+        # An empty map is skipped on its size (compiled, inline) before the hashed ``in`` (a C-API
+        # call): without ``usable`` or views, two of the three stay empty for a whole game.
         now, gates, views = self._now, self._gates, self._views
-        if player_id in now:
+        if now and player_id in now:
             del now[player_id]
-        if player_id in gates:
+        if gates and player_id in gates:
             del gates[player_id]
-        if player_id in views:
+        if views and player_id in views:
             del views[player_id]
 
     # ------------------------------------------------------------------ plumbing
