@@ -94,25 +94,27 @@ class Transitions(Boundary):
         plan = self._plans.get((s.phase, to))
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
-            self._transition(to)
+            self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
             return
-        if not keep_actors:
-            s.actors.pop(s.phase, None)
+        if not keep_actors and s.phase in s.actors:
+            del s.actors[s.phase]  # not ``pop(key, None)``: mypyc compiles that into a generic method call
         if plan[0]:
             self._run_actions(plan[0])
         s.phase = to
         s.ancestry = plan[1]
 
-    def _transition(self, to: PhaseType) -> None:
+    def _transition(self, to: PhaseType, plan: Plan | None = None) -> None:
         """Statechart external transition: exits innermost-first, entries outermost-first.
 
         Everything that depends on the (from, to) pair alone is computed once per pair
-        (:meth:`_plan`); what is left per call is the board's own part."""
+        (:meth:`_plan`); what is left per call is the board's own part. ``plan``: the pair's
+        plan if the caller has already looked it up."""
         s = self._state
-        key = (s.phase, to)
-        plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = self._plan(s.phase, to)
+            key = (s.phase, to)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._plans[key] = self._plan(s.phase, to)
         actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,
