@@ -727,11 +727,22 @@ def test_a_resolvers_list_is_checked_and_frozen_like_any_other_input() -> None:
         assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
         assert type(out[2].actors) is tuple
     assert hr.Engine.replay(engine.rules, engine.log().to_json()).log().to_json() == engine.log().to_json()
-    script.queued[engine.status().phase] = [hr.Effect("FIRST"), hr.Effect("NEWS", data={"a": 1})]  # type: ignore[dict-item]
+    shared = MappingProxyType({"vote": "yes"})  # one clean map in several effects is checked once
+    script.queued[engine.status().phase] = [hr.Effect("V", data=shared), hr.Effect("V", data=shared)]
+    assert engine.end_phase()[1].data is shared
     before = state_fingerprint(engine)
-    with pytest.raises(hr.InvalidArgument):
-        engine.end_phase()
-    assert state_fingerprint(engine) == before
+    for bad in ({"a": 1}, MappingProxyType({"a": 1}), None):
+        script.queued[engine.status().phase] = [
+            hr.Effect("V", data=shared),
+            hr.Effect("V", data=shared),
+            hr.Effect("NEWS", data=bad),  # type: ignore[arg-type]
+        ]
+        with pytest.raises(hr.InvalidArgument):
+            engine.end_phase()
+        assert state_fingerprint(engine) == before
+        with pytest.raises(hr.InvalidArgument):
+            engine.apply(hr.Effect("NEWS", data=bad))  # type: ignore[arg-type]
+        assert state_fingerprint(engine) == before
 
 
 def test_raising_game_setup_leaves_the_game_unstarted() -> None:
