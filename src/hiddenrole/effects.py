@@ -359,22 +359,9 @@ def vetted(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
     if type(effects) is not list:
         return coerce_effects(effects, who)
     given: list[object] = effects  # unchecked yet: read as objects (mypyc)
-    # The last two payload maps found clean in this list: rules share constant maps between the
-    # effects of one resolution (a ballot per vote), and nothing runs between two effects' checks.
-    last: object = EMPTY_MAP  # not None: a None payload is no clean map
-    before: object = EMPTY_MAP
     for e in given:
-        if type(e) is not _EFFECT:
+        if type(e) is not _EFFECT or _checked(e, who) is not e:
             return coerce_effects(effects, who)
-        data: object = e.data
-        if data is EMPTY_MAP or data is last or data is before:
-            if _checked(e, who, False, data) is not e:
-                return coerce_effects(effects, who)
-        elif _checked(e, who) is not e:
-            return coerce_effects(effects, who)
-        else:
-            before = last
-            last = data
     return effects
 
 
@@ -461,13 +448,12 @@ def checked_event(ev: object, who: str) -> Event:
     return ev
 
 
-def _checked(e: Effect, who: str, logged: bool = False, clean: object = EMPTY_MAP) -> Effect:
+def _checked(e: Effect, who: str, logged: bool = False) -> Effect:
     """``e`` with every field of the right type, or :class:`InvalidArgument` naming the field.
 
     A wrongly typed field would otherwise be applied, logged, and break every later snapshot.
     The first test is the common case (an effect built with this module's helpers) in one
-    expression, because every effect of every phase passes here. ``clean``: a map the caller
-    has just found clean (:func:`_is_clean_map`), which ``data`` need not be checked again against.
+    expression, because every effect of every phase passes here.
     """
     # Fields unchecked yet: read untyped (a compiled kernel would refuse them with TypeError), and
     # unpacked at once (one tuple unpack instead of a dozen attribute reads, in both builds).
@@ -490,7 +476,7 @@ def _checked(e: Effect, who: str, logged: bool = False, clean: object = EMPTY_MA
             and type(scope.owner) is str
             and kind
             and kind not in BOOKKEEPING_EVENTS
-            and (data is EMPTY_MAP or data is clean or _is_clean_map(data))
+            and (data is EMPTY_MAP or _is_clean_map(data))
             and (cells is EMPTY_MAP or _is_clean_map(cells))
             # Empty: a type test and a truth test (compiled, ``== ()`` is a rich comparison); else
             # set_actors' sorted tuple, which takes no slow path either.

@@ -727,7 +727,7 @@ def test_a_resolvers_list_is_checked_and_frozen_like_any_other_input() -> None:
         assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
         assert type(out[2].actors) is tuple
     assert hr.Engine.replay(engine.rules, engine.log().to_json()).log().to_json() == engine.log().to_json()
-    shared = MappingProxyType({"vote": "yes"})  # one clean map in several effects is checked once
+    shared = MappingProxyType({"vote": "yes"})  # a clean map shared by several effects is taken as it is
     script.queued[engine.status().phase] = [hr.Effect("V", data=shared), hr.Effect("V", data=shared)]
     assert engine.end_phase()[1].data is shared
     before = state_fingerprint(engine)
