@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from .compiled import EMPTY_TABLE, PhaseTable, compiled
-from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects
+from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects, vetted
 from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, ReentrantCall
 from .persistence import EncodedEffects
 from .rules import Rules
@@ -143,12 +143,14 @@ class EngineBase:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
         waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
         # ``in`` + ``del``, not ``pop(id, None)``: mypyc compiles that pop into a generic method call.
+        # An empty map is skipped on its size (compiled, inline) before the hashed ``in`` (a C-API
+        # call): without ``usable`` or views, two of the three stay empty for a whole game.
         now, gates, views = self._now, self._gates, self._views
-        if player_id in now:
+        if now and player_id in now:
             del now[player_id]
-        if player_id in gates:
+        if gates and player_id in gates:
             del gates[player_id]
-        if player_id in views:
+        if views and player_id in views:
             del views[player_id]
 
     # ------------------------------------------------------------------ plumbing
@@ -227,7 +229,7 @@ class EngineBase:
         # The state, not its bound ``apply``: compiled, ``state.apply(e)`` is a direct native call,
         # where the bound method is built by a generic attribute lookup and called through its wrapper.
         state = self._state
-        for e in coerce_effects(effects, who):
+        for e in vetted(effects, who):
             if icpts or e.type == DETOUR:
                 self._offer(e, 0, out)
             else:
@@ -286,12 +288,19 @@ class EngineBase:
             self._in_ext = False
         if got is None:
             return None
-        if isinstance(got, (str, bytes)) or not isinstance(got, Iterable):
+        # A tuple or a list (what checkers return) first: the Iterable test is an ABC check, costly compiled.
+        if (
+            type(got) is not tuple
+            and type(got) is not list
+            and (isinstance(got, (str, bytes)) or not isinstance(got, Iterable))
+        ):
             raise InvalidArgument("victory checker must return None or an iterable of camps")
         camps = tuple(got)
         for c in camps:
             if not isinstance(c, str) or not c:
                 raise InvalidArgument(f"victory checker returned a bad camp {c!r}")
+        if len(camps) < 2:
+            return camps  # already sorted and distinct
         return tuple(sorted(set(camps)))
 
 

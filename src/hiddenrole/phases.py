@@ -186,7 +186,8 @@ class Phases(Acting):
                     nxt = END
                 if nxt == END:
                     keep = False
-                    s.actors.pop(phase, None)
+                    if phase in s.actors:
+                        del s.actors[phase]  # not ``pop(key, None)``: compiled, a generic method call
                 self._transition(nxt)
             except BaseException:
                 # The pending list is untouched until here; the board is the replay of the log.

@@ -33,8 +33,11 @@ _ADVANCE_ROUND: Final = PhaseAction.ADVANCE_ROUND
 _CLEAR_ROUND_VARS: Final = PhaseAction.CLEAR_ROUND_VARS
 """Read from C statics by compiled ``_run_actions`` (an enum member is a module-dict and a class lookup)."""
 
-_ENTRIES: Final[tuple[dict[PhaseType, Effect], dict[PhaseType, Effect]]] = ({}, {})
-"""The entries made so far, by phase: without, and with ``keep_actors``."""
+_ENTRIES: Final[dict[PhaseType, Effect]] = {}
+"""The entries made so far without ``keep_actors``, by phase."""
+_ENTRIES_KEEP: Final[dict[PhaseType, Effect]] = {}
+"""The entries made so far with ``keep_actors``, by phase (two dicts, not a pair of them: compiled,
+a ``Final`` tuple is kept unboxed and built anew as a tuple for every index into it)."""
 _ENTRIES_KEPT: Final = 1024
 """Entries kept per flag; past that (a program making phase names without end) each is built anew."""
 
@@ -45,7 +48,7 @@ def phase_changed(phase: PhaseType, keep_actors: bool) -> Effect:
     Effects are immutable values, so one entry per (phase, flag) serves every game. They are kept
     in a plain dict keyed by the phase (once per phase of every game and replay: compiled, one
     native lookup, where an ``lru_cache`` call hashed an argument tuple in a Python-level call)."""
-    kept = _ENTRIES[keep_actors]
+    kept = _ENTRIES_KEEP if keep_actors else _ENTRIES
     got = kept.get(phase)
     if got is None:
         got = Effect(PHASE_CHANGED, phase=phase, data=_KEEP_ACTORS if keep_actors else EMPTY_MAP)
@@ -91,7 +94,7 @@ class Transitions(Boundary):
         plan = self._plans.get((s.phase, to))
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
-            self._transition(to)
+            self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
             return
         if not keep_actors and s.phase in s.actors:
             del s.actors[s.phase]  # not ``pop(key, None)``: compiled, that is a generic method call
@@ -100,16 +103,18 @@ class Transitions(Boundary):
         s.phase = to
         s.ancestry = plan[1]
 
-    def _transition(self, to: PhaseType) -> None:
+    def _transition(self, to: PhaseType, plan: Plan | None = None) -> None:
         """Statechart external transition: exits innermost-first, entries outermost-first.
 
         Everything that depends on the (from, to) pair alone is computed once per pair
-        (:meth:`_plan`); what is left per call is the board's own part."""
+        (:meth:`_plan`); what is left per call is the board's own part. ``plan``: the pair's
+        plan if the caller has already looked it up."""
         s = self._state
-        key = (s.phase, to)
-        plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = self._plan(s.phase, to)
+            key = (s.phase, to)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._plans[key] = self._plan(s.phase, to)
         actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,

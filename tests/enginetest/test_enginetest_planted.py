@@ -16,6 +16,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole import enginetest as et
+from hiddenrole.compiled import Plan
 from hiddenrole.enginetest import fuzzgame
 from hiddenrole.enginetest import leaks as h
 from hiddenrole.games import redblue
@@ -215,23 +216,23 @@ def test_E_catches_a_round_that_decreases() -> None:
 class RoundNotHeld(hr.Engine):
     """Bug (the kernel before issue 11): round actions run at once even while a detour is owed."""
 
-    def _transition(self, to: str) -> None:
+    def _transition(self, to: str, plan: Plan | None = None) -> None:
         s = self._state
         if s.detours:
             actions = self._plan(s.phase, to)[0]  # the exits, then the entries
             self._run_actions(actions)
-        super()._transition(to)
+        super()._transition(to, plan)
 
 
 class CountedTwice(hr.Engine):
     """Bug: when the held boundary lands, it runs on top of the transition's own actions."""
 
-    def _transition(self, to: str) -> None:
+    def _transition(self, to: str, plan: Plan | None = None) -> None:
         s = self._state
         if s.held and not s.detours:
             held, s.held = s.held, ()
             self._run_actions(held)
-        super()._transition(to)
+        super()._transition(to, plan)
 
 
 class OneTripOnly(hr.Engine):

@@ -8,6 +8,7 @@ statechart rule, observed through the round counter and round variables.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 
 import pytest
 
@@ -703,6 +704,45 @@ def test_resolver_returning_garbage_is_a_typed_error_and_changes_nothing() -> No
     with pytest.raises(hr.InvalidArgument):
         engine.end_phase()
     assert state_fingerprint(engine) == before
+
+
+def test_a_resolvers_list_is_checked_and_frozen_like_any_other_input() -> None:
+    # The write path takes a resolver's list as it is when every entry passes the check unchanged;
+    # a None to drop or a payload to freeze anywhere in it takes the copying path, for the whole list.
+    engine, script = play()
+    loose = hr.Effect("NEWS", data=MappingProxyType({"b": "2", "a": "1"}))  # read-only, but not sorted
+    actors = hr.Effect(hr.SET_ACTORS, phase=NIGHT, actors=["w1"])  # type: ignore[arg-type]
+    for given in ([hr.Effect("FIRST"), loose, actors], [hr.Effect("FIRST"), None, loose, actors]):
+        kept = list(given)
+        script.queued[engine.status().phase] = given  # type: ignore[assignment]
+        out = engine.end_phase()
+        assert given == kept  # the resolver's list is left as it was
+        assert types(out) == ["FIRST", "NEWS", hr.SET_ACTORS]
+        assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
+        assert type(out[2].actors) is tuple
+    for other in (tuple(kept), iter(kept)):  # any iterable, read once
+        script.queued[engine.status().phase] = other  # type: ignore[assignment]
+        out = engine.end_phase()
+        assert types(out) == ["FIRST", "NEWS", hr.SET_ACTORS]
+        assert list(out[1].data.items()) == [("a", "1"), ("b", "2")] and type(out[1].data) is not dict
+        assert type(out[2].actors) is tuple
+    assert hr.Engine.replay(engine.rules, engine.log().to_json()).log().to_json() == engine.log().to_json()
+    shared = MappingProxyType({"vote": "yes"})  # a clean map shared by several effects is taken as it is
+    script.queued[engine.status().phase] = [hr.Effect("V", data=shared), hr.Effect("V", data=shared)]
+    assert engine.end_phase()[1].data is shared
+    before = state_fingerprint(engine)
+    for bad in ({"a": 1}, MappingProxyType({"a": 1}), None):
+        script.queued[engine.status().phase] = [
+            hr.Effect("V", data=shared),
+            hr.Effect("V", data=shared),
+            hr.Effect("NEWS", data=bad),  # type: ignore[arg-type]
+        ]
+        with pytest.raises(hr.InvalidArgument):
+            engine.end_phase()
+        assert state_fingerprint(engine) == before
+        with pytest.raises(hr.InvalidArgument):
+            engine.apply(hr.Effect("NEWS", data=bad))  # type: ignore[arg-type]
+        assert state_fingerprint(engine) == before
 
 
 def test_raising_game_setup_leaves_the_game_unstarted() -> None:
