@@ -68,6 +68,16 @@ class WhoActs(EngineBase):
         got = table._skills_for.get(p.role)
         return got if got is not None else table.skills_for(p.role)
 
+    def _actors(self) -> tuple[PlayerInfo, ...] | list[PlayerInfo]:
+        """:meth:`_actor_ids` as player records, in the same order (the living ones come
+        straight from the board's kept tuple: no lookup per seat)."""
+        s = self._state
+        named = s.actors.get(s.phase)
+        if named is None:
+            return s.alive_players()
+        players = s.players
+        return [players[i] for i in named]
+
     def _offers(self) -> dict[str, tuple[SkillType, ...]]:
         """What the phase offers each player who may act now, in one pass per board (the
         steps for the role; in a turn-ordered phase, only out-of-turn skills off the turn)."""
@@ -78,18 +88,19 @@ class WhoActs(EngineBase):
         s = self._state
         table = self._tables.get(s.phase)
         if table is not None:
-            players = s.players
             head = (s.turns[0] if s.turns else None) if table.queued else False
             cached = table._skills_for
-            for pid in self._actor_ids():
-                role = players[pid].role
+            for p in self._actors():
+                role = p.role
                 skills = cached.get(role)
                 if skills is None:
                     skills = table.skills_for(role)
-                if skills and head is not False and pid != head:
-                    skills = table.out_of_turn_skills_for(role)
                 if skills:
-                    got[pid] = skills
+                    if head is not False and p.id != head:
+                        skills = table.out_of_turn_skills_for(role)
+                        if not skills:
+                            continue
+                    got[p.id] = skills
         self._answers = got
         # The final answer of every seat, in this one pass: nothing offered, or (no gate,
         # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
@@ -156,7 +167,7 @@ class WhoActs(EngineBase):
         gates = self._gates.get(player_id)
         if gates is None:
             gates = self._gates[player_id] = {}
-        keep: list[SkillType] = []
+        refused = False
         for k in skills:
             if k in gates:
                 gate = gates[k]
@@ -164,9 +175,11 @@ class WhoActs(EngineBase):
                 if mine is None:
                     mine = self._mine(player_id)
                 gate = gates[k] = self._ask_usable(fn, player_id, k, mine)
-            if not isinstance(gate, str):
-                keep.append(k)
-        return skills if len(keep) == len(skills) else tuple(keep)
+            if isinstance(gate, str):
+                refused = True
+        if not refused:
+            return skills
+        return tuple([k for k in skills if not isinstance(gates[k], str)])
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
         """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
