@@ -402,17 +402,21 @@ class WhoActs(EngineBase):
 
     def _seated(self, raw: Any, who: str, but: str = "") -> tuple[str, ...]:
         """A provider's answer as the seated players it names (less ``but``), sorted and unique."""
+        found = set(ids_from(raw, who))
+        found.discard(but)
         players = self._state.players
-        return tuple(sorted({i for i in ids_from(raw, who) if i in players and i != but}))
+        if not players.keys() >= found:  # checked in C: the common answer names seated players only
+            found = {i for i in found if i in players}
+        return tuple(sorted(found))
 
     def _role_info(self, p: PlayerInfo) -> Any:
         """The role's private info for ``p`` (kept per seat until the board changes, as teammates are)."""
+        fn = self._b.role_info.get(p.role)
+        if fn is None:
+            return EMPTY_MAP  # the common answer (no provider for the role): nothing to keep
         got = self._infos.get(p.id)
         if got is not None:
             return got
-        fn = self._b.role_info.get(p.role)
-        if fn is None:
-            return EMPTY_MAP
         self._in_ext = True  # what _call does, without its frame
         try:
             raw = fn(p.id, self._view)
