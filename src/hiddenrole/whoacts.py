@@ -68,7 +68,7 @@ class WhoActs(EngineBase):
         got = table._skills_for.get(p.role)
         return got if got is not None else table.skills_for(p.role)
 
-    def _actors(self) -> tuple[PlayerInfo, ...] | list[PlayerInfo]:
+    def _actors(self) -> tuple[PlayerInfo, ...]:
         """:meth:`_actor_ids` as player records, in the same order (the living ones come
         straight from the board's kept tuple: no lookup per seat)."""
         s = self._state
@@ -76,7 +76,7 @@ class WhoActs(EngineBase):
         if named is None:
             return s.alive_players()
         players = s.players
-        return [players[i] for i in named]
+        return tuple([players[i] for i in named])  # a tuple, as compiled callers iterate it natively
 
     def _offers(self) -> dict[str, tuple[SkillType, ...]]:
         """What the phase offers each player who may act now, in one pass per board (the
