@@ -87,14 +87,23 @@ class WhoActs(EngineBase):
         got = {}
         s = self._state
         table = self._tables.get(s.phase)
-        if table is not None:
+        if table is not None and table.active_roles:
             head = (s.turns[0] if s.turns else None) if table.queued else False
             cached = table._skills_for
+            roles = table.active_roles
+            # One named role acts (most night phases): its seats are found by comparing roles,
+            # without a lookup per seat; every other seat is offered nothing.
+            only = roles[0] if len(roles) == 1 else ""
+            only_skills = table.skills_for(only) if only else ()
             for p in self._actors():
                 role = p.role
-                skills = cached.get(role)
-                if skills is None:
-                    skills = table.skills_for(role)
+                if only:
+                    if role != only:
+                        continue
+                    skills = only_skills
+                else:
+                    known = cached.get(role)
+                    skills = known if known is not None else table.skills_for(role)
                 if skills:
                     if head is not False and p.id != head:
                         skills = table.out_of_turn_skills_for(role)
