@@ -411,12 +411,8 @@ class WhoActs(EngineBase):
 
     def _seated(self, raw: Any, who: str, but: str = "") -> tuple[str, ...]:
         """A provider's answer as the seated players it names (less ``but``), sorted and unique."""
-        found = set(ids_from(raw, who))
-        found.discard(but)
         players = self._state.players
-        if not players.keys() >= found:  # checked in C: the common answer names seated players only
-            found = {i for i in found if i in players}
-        return tuple(sorted(found))
+        return tuple(sorted({i for i in ids_from(raw, who) if i in players and i != but}))
 
     def _role_info(self, p: PlayerInfo) -> Any:
         """The role's private info for ``p`` (kept per seat until the board changes, as teammates are)."""
