@@ -122,22 +122,23 @@ class Acting(Restoring):
                     if t and t not in gate:
                         raise InvalidTargets(f"{skill!r} may not target {t!r} now")
             if table.simultaneous:
+                # The last check of a simultaneous phase (no turns): the submission waits for the end.
                 if not vetted:
                     siblings = entry.siblings
                     for u in self._pending:
                         if u.player_id == player_id and u.skill in siblings:
                             raise AlreadySubmitted(f"{player_id!r} already submitted {u.skill!r} this phase")
-            elif sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
+                use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
+                self._pending.append(use)
+                self._seat_changed(player_id)
+                return use
+            if sum(1 for u in self._pending if u.player_id == player_id) >= MAX_PENDING_PER_SEAT:
                 raise TooManySubmissions(f"{player_id!r} holds {MAX_PENDING_PER_SEAT} submissions this phase")
             in_turn = skill not in table.out_of_turn
             if table.queued and in_turn and (not s.turns or s.turns[0] != player_id):
                 turn = s.turns[0] if s.turns else "nobody"
                 raise NotYourTurn(f"it is {turn}'s turn, not {player_id!r}'s")
-            use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))  # no NamedTuple __new__ frame
-            if table.simultaneous:
-                self._pending.append(use)
-                self._seat_changed(player_id)
-                return use
+            use = _new(_SKILL_USE, (player_id, skill, tgts, s.phase, s.round))
             out: list[Effect] = []
             with AllOrNothing(self):
                 self._pending.append(use)

@@ -58,7 +58,9 @@ class Boundary(WhoActs):
             mates = self._mates.get(pid)  # a kept answer without the call (phase info may have asked)
             if mates is None:
                 mates = self._teammates(pid)
-            allowed = self._allowed(p)
+            allowed = self._now.get(pid)  # the kept answer (the board's pass gives every seat one) without the call
+            if allowed is None:
+                allowed = self._allowed(p)
             # Built as tuples directly: a NamedTuple's generated __new__ is one more Python call each.
             me = _new(_SELF_INFO, (pid, p.role, p.alive, p.vars.get(VAR_CAMP, "")))
             view: PlayerView = _new(
@@ -73,7 +75,7 @@ class Boundary(WhoActs):
                     mates,
                     self._role_info(p),
                     s.turns[0] if s.turns else "",
-                    self._limits(pid, allowed),
+                    self._limits(pid, allowed) if allowed and self._usable is not None else (),
                 ),
             )
             self._views[pid] = view

@@ -191,14 +191,19 @@ class Config:
     def step_for(self, phase: PhaseType, skill: SkillType, role: RoleType) -> PhaseStep | None:
         """The step of ``phase`` that offers ``skill`` to ``role``: the role's own step,
         else the every-role step; ``None`` if there is none (the one step lookup for the
-        kernel, agents, bots and the harness). Two dict lookups: the index is built once
-        per Config value."""
-        hit = _STEP_INDEXES.get(id(self))  # by_identity's hit, without its frame (bots and agents call this per move)
-        if hit is not None and hit[0]() is self:
-            own, every = cast(StepIndex, hit[1])
-        else:
-            own, every = by_identity(_STEP_INDEXES, self, _step_index)
-        return own.get((phase, role, skill)) or every.get((phase, skill))
+        kernel, agents, bots and the harness). Three lookups by string (phase, skill, role)
+        in an index built once per Config value; no key tuple is built or hashed."""
+        last = _LAST_INDEX[0]  # the index step_for used last, if it is this Config's
+        index = last[1] if last[0]() is self else _index_of(self)
+        by_skill = index.get(phase)
+        if by_skill is None:
+            return None
+        steps = by_skill.get(skill)
+        if steps is None:
+            return None
+        own, every = steps
+        step = own.get(role)
+        return every if step is None else step
 
     def compound_phases(self) -> frozenset[PhaseType]:
         """Phases some other phase names as its parent."""
@@ -317,29 +322,42 @@ class Config:
         return PhaseAction.ADVANCE_ROUND in acts and PhaseAction.CLEAR_ROUND_VARS in acts
 
 
-StepIndex = tuple[
-    dict[tuple[PhaseType, RoleType, SkillType], PhaseStep],
-    dict[tuple[PhaseType, SkillType], PhaseStep],
-]
-""":meth:`Config.step_for`'s answers: (phase, role, skill) to the role's own step (the
-first in step order), and (phase, skill) to the every-role step (the last)."""
+SkillSteps = tuple[dict[RoleType, PhaseStep], PhaseStep | None]
+"""The steps of one phase offering one skill: by role, the role's own step (the first in step
+order), and the every-role step (the last), or ``None``."""
+StepIndex = dict[PhaseType, dict[SkillType, SkillSteps]]
+""":meth:`Config.step_for`'s answers, by phase, then skill."""
 
 
 def _step_index(cfg: Config) -> StepIndex:
-    own: dict[tuple[PhaseType, RoleType, SkillType], PhaseStep] = {}
-    every: dict[tuple[PhaseType, SkillType], PhaseStep] = {}
+    index: StepIndex = {}
     for name, pc in cfg.phases.items():
+        by_skill: dict[SkillType, SkillSteps] = {}
         for st in pc.steps:
             if not st.skill or st.role == SYSTEM:
                 continue
-            own.setdefault((name, st.role, st.skill), st)
-            if st.role == "":
-                every[(name, st.skill)] = st
-    return own, every
+            own, every = by_skill.get(st.skill, ({}, None))
+            own.setdefault(st.role, st)
+            by_skill[st.skill] = (own, st if st.role == "" else every)
+        index[name] = by_skill
+    return index
+
+
+def _index_of(cfg: Config) -> StepIndex:
+    """``cfg``'s step index (built once per Config, kept by :func:`by_identity`), remembered as
+    the last one used: a program asks one Config many times in a row, and the remembered
+    entry is checked by the same reference the cache keeps (weak where the Config allows)."""
+    index = by_identity(_STEP_INDEXES, cfg, _step_index)
+    entry = _STEP_INDEXES.get(id(cfg))
+    if entry is not None:
+        _LAST_INDEX[0] = (entry[0], index)  # one store: a reader sees the old pair or the new one whole
+    return index
 
 
 _STEP_INDEXES: dict[int, tuple[Callable[[], Any], Any]] = {}
 """Step indexes by ``id`` of their live Config."""
+_LAST_INDEX: Final[list[tuple[Callable[[], Any], StepIndex]]] = [(lambda: None, {})]
+"""The :data:`_STEP_INDEXES` entry :meth:`Config.step_for` used last (its reference and index)."""
 
 # ---------------------------------------------------------------------- caches by identity
 

@@ -68,6 +68,16 @@ class WhoActs(EngineBase):
         got = table._skills_for.get(p.role)
         return got if got is not None else table.skills_for(p.role)
 
+    def _actors(self) -> tuple[PlayerInfo, ...]:
+        """:meth:`_actor_ids` as player records, in the same order (the living ones come
+        straight from the board's kept tuple: no lookup per seat)."""
+        s = self._state
+        named = s.actors.get(s.phase)
+        if named is None:
+            return s.alive_players()
+        players = s.players
+        return tuple([players[i] for i in named])  # a tuple, as compiled callers iterate it natively
+
     def _offers(self) -> dict[str, tuple[SkillType, ...]]:
         """What the phase offers each player who may act now, in one pass per board (the
         steps for the role; in a turn-ordered phase, only out-of-turn skills off the turn)."""
@@ -77,19 +87,29 @@ class WhoActs(EngineBase):
         got = {}
         s = self._state
         table = self._tables.get(s.phase)
-        if table is not None:
-            players = s.players
+        if table is not None and table.active_roles:
             head = (s.turns[0] if s.turns else None) if table.queued else False
             cached = table._skills_for
-            for pid in self._actor_ids():
-                role = players[pid].role
-                skills = cached.get(role)
-                if skills is None:
-                    skills = table.skills_for(role)
-                if skills and head is not False and pid != head:
-                    skills = table.out_of_turn_skills_for(role)
+            roles = table.active_roles
+            # One named role acts (most night phases): its seats are found by comparing roles,
+            # without a lookup per seat; every other seat is offered nothing.
+            only = roles[0] if len(roles) == 1 else ""
+            only_skills = table.skills_for(only) if only else ()
+            for p in self._actors():
+                role = p.role
+                if only:
+                    if role != only:
+                        continue
+                    skills = only_skills
+                else:
+                    known = cached.get(role)
+                    skills = known if known is not None else table.skills_for(role)
                 if skills:
-                    got[pid] = skills
+                    if head is not False and p.id != head:
+                        skills = table.out_of_turn_skills_for(role)
+                        if not skills:
+                            continue
+                    got[p.id] = skills
         self._answers = got
         # The final answer of every seat, in this one pass: nothing offered, or (no gate,
         # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
@@ -156,7 +176,7 @@ class WhoActs(EngineBase):
         gates = self._gates.get(player_id)
         if gates is None:
             gates = self._gates[player_id] = {}
-        keep: list[SkillType] = []
+        refused = False
         for k in skills:
             if k in gates:
                 gate = gates[k]
@@ -164,9 +184,11 @@ class WhoActs(EngineBase):
                 if mine is None:
                     mine = self._mine(player_id)
                 gate = gates[k] = self._ask_usable(fn, player_id, k, mine)
-            if not isinstance(gate, str):
-                keep.append(k)
-        return skills if len(keep) == len(skills) else tuple(keep)
+            if isinstance(gate, str):
+                refused = True
+        if not refused:
+            return skills
+        return tuple([k for k in skills if not isinstance(gates[k], str)])
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
         """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
@@ -394,12 +416,12 @@ class WhoActs(EngineBase):
 
     def _role_info(self, p: PlayerInfo) -> Any:
         """The role's private info for ``p`` (kept per seat until the board changes, as teammates are)."""
+        fn = self._b.role_info.get(p.role)
+        if fn is None:
+            return EMPTY_MAP  # the common answer (no provider for the role): nothing to keep
         got = self._infos.get(p.id)
         if got is not None:
             return got
-        fn = self._b.role_info.get(p.role)
-        if fn is None:
-            return EMPTY_MAP
         self._in_ext = True  # what _call does, without its frame
         try:
             raw = fn(p.id, self._view)

@@ -539,3 +539,16 @@ def test_step_for_answers_as_a_scan_of_the_steps_for_every_phase_skill_and_role(
         ("A", "B", "C"), ("", "VOTE", "KILL", "NOTE"), ("", "wolf", "seer", hr.SYSTEM)
     ):
         assert cfg.step_for(where, skill, role) is _scanned_step(cfg, where, skill, role), (where, skill, role)
+
+
+def test_step_for_answers_each_config_when_calls_alternate_between_them() -> None:
+    """step_for remembers the index it used last: a call on another Config must not get it."""
+    first = hr.PhaseStep("wolf", "KILL")
+    second = hr.PhaseStep("wolf", "KILL", required=True)
+    a = hr.Config("A", {"A": hr.PhaseConfig(steps=(first,), next_phase=hr.END)})
+    b = hr.Config("A", {"A": hr.PhaseConfig(steps=(second,), next_phase=hr.END)})
+    for _ in range(2):
+        assert a.step_for("A", "KILL", "wolf") is first
+        assert a.step_for("A", "KILL", "wolf") is first
+        assert b.step_for("A", "KILL", "wolf") is second
+        assert b.step_for("A", "KILL", "seer") is None

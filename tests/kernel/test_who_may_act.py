@@ -201,6 +201,29 @@ def test_submit_allowed_skills_readiness_and_phase_info_always_agree(
     assert_sources_agree(engine)
 
 
+def test_a_phase_of_one_role_offers_its_skills_to_that_role_only() -> None:
+    """The offer pass finds a one-role phase's seats by role: every other seat, named or
+    living, is offered nothing; a phase whose one role only watches offers nobody anything."""
+    wolves = "WOLVES"
+    cfg = hr.Config(
+        wolves,
+        {
+            wolves: phase(step("wolf", "KILL"), step("wolf", hr.SKIP), step(hr.SYSTEM, "NOTE"), next_phase=NIGHT),
+            NIGHT: phase(step("seer"), next_phase=hr.END),
+        },
+    )
+    engine, _ = game(cfg, PLAYERS)
+    expected = {pid: ("KILL", hr.SKIP) if role == "wolf" else () for pid, role in PLAYERS.items()}
+    assert {pid: engine.allowed_skills(pid) for pid in PLAYERS} == expected
+    name_actors(engine, "w2", "s1", "v1", where=wolves)
+    assert {pid: engine.allowed_skills(pid) for pid in PLAYERS} == {
+        pid: ("KILL", hr.SKIP) if pid == "w2" else () for pid in PLAYERS
+    }
+    engine.end_phase()
+    assert engine.status().phase == NIGHT
+    assert {pid: engine.allowed_skills(pid) for pid in PLAYERS} == dict.fromkeys(PLAYERS, ())
+
+
 # ---------------------------------------------------------------- submission validation order
 
 
