@@ -188,8 +188,9 @@ class Shape:
         self.compound = cfg.compound_phases()
         self.tables: dict[PhaseType, PhaseTable] = {}
         self.paths: dict[PhaseType, tuple[PhaseType, ...]] = {END: (END,), START: (START,)}
-        self.plans: dict[tuple[PhaseType, PhaseType], Plan] = {}
-        """Filled lazily by engines (one entry per transition taken; same value whoever computes it)."""
+        self.plans: dict[PhaseType, dict[PhaseType, Plan]] = {}
+        """By phase left, then phase entered; filled lazily by engines (one entry per transition
+        taken; same value whoever computes it)."""
         for name, pc in cfg.phases.items():
             self.paths[name] = cfg.path_of(name)
             if name not in self.compound:

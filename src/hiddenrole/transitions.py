@@ -91,7 +91,8 @@ class Transitions(Boundary):
         The common case (the pair's plan made, no detour owed, nothing held, no turn order
         before or after) is done here without the two calls: replay makes one per phase."""
         s = self._state
-        plan = self._plans.get((s.phase, to))
+        row = self._plans.get(s.phase)  # by phase, then target: no (from, to) key tuple built and hashed
+        plan = None if row is None else row.get(to)
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
             self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
@@ -111,10 +112,12 @@ class Transitions(Boundary):
         plan if the caller has already looked it up."""
         s = self._state
         if plan is None:
-            key = (s.phase, to)
-            plan = self._plans.get(key)
+            row = self._plans.get(s.phase)
+            if row is None:
+                row = self._plans[s.phase] = {}
+            plan = row.get(to)
             if plan is None:
-                plan = self._plans[key] = self._plan(s.phase, to)
+                plan = row[to] = self._plan(s.phase, to)
         actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,
