@@ -200,7 +200,7 @@ class State:
                 changed = True
         self._marked = set()
         if changed:
-            self._alive = self._alive_ids = self._all = self._public = None
+            self._alive = self._all = None  # records changed, who is alive did not (as in apply)
 
     def get_var(self, scope: VarScope, key: str) -> str:
         if scope.owner:
@@ -239,7 +239,10 @@ class State:
                     self._marked.add(pid)
                 else:
                     players[pid] = _new(_PLAYER, (pid, role, alive, new, round_vars))
-                self._alive = self._alive_ids = self._all = self._public = None
+                # A variable write replaces a record, not who is alive: the living ids and the
+                # role-free public rows (ids and aliveness alone) stay; replay and every night's
+                # markers write variables far more often than anyone dies.
+                self._alive = self._all = None
             else:
                 d = self.round_vars if per_round else self.vars
                 if e.value:
