@@ -17,8 +17,6 @@ readers and the two ways to build an engine from a record.
 
 from __future__ import annotations
 
-from typing import Final
-
 from .effects import SkillUse, VarScope
 from .enginebase import EventHandler, MessageHandler
 from .errors import InvalidArgument
@@ -28,13 +26,9 @@ from .restoring import open_log, open_snapshot
 from .rules import Rules
 from .state import GameView
 from .views import PlayerInfo, RoundContext, Status
-from .vocab import END
 
 __all__ = ["Engine", "EventHandler", "MessageHandler"]
 
-_new: Final = tuple.__new__
-"""Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
-_STATUS: Final[type[Status]] = Status
 """Read from a C static by compiled ``status`` (a class name is a dict lookup)."""
 
 
@@ -57,10 +51,7 @@ class Engine(Phases):
         try:
             self._guard()
             got = self._status
-            if got is None:
-                s = self._state
-                got = self._status = _new(_STATUS, (s.phase, s.round, s.phase == END, s.winners or ()))
-            return got
+            return self._kept_status() if got is None else got
         finally:
             self._lock.release()
 
@@ -94,6 +85,9 @@ class Engine(Phases):
             return tuple(self._state.order)
 
     def alive_player_ids(self) -> tuple[str, ...]:
+        got = self._alive_kept
+        if got is not None and not self._in_ext:
+            return got  # kept by end_phase, read without the lock (see status)
         self._lock.acquire()
         try:
             self._guard()

@@ -202,6 +202,7 @@ class Phases(Acting):
                 self._log.extend(out)
                 self._log.append(phase_changed(nxt, keep))
             self._board_changed()
+            self._keep_after_phase()
             self._public(out)
         finally:
             self._lock.release()

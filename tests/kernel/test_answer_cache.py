@@ -150,6 +150,21 @@ def test_status_follows_the_phase() -> None:
     assert (engine.status().phase, engine.status().round) == (NIGHT, 2)
 
 
+def test_the_status_and_living_ids_kept_after_a_phase_follow_the_board() -> None:
+    """end_phase keeps both answers for lock-free reads; every later board change drops them."""
+    engine, _ = gated_village()
+    engine.end_phase()
+    assert engine.status().phase == DAY and "v1" in engine.alive_player_ids()
+    engine.apply(hr.set_alive("v1", False))
+    assert "v1" not in engine.alive_player_ids()
+    engine.apply(hr.set_var(hr.GAME, CLOSED, "VOTE"))  # a write that kills nobody keeps the ids
+    assert "v1" not in engine.alive_player_ids()
+    engine.end_phase()
+    assert (engine.status().phase, engine.status().round) == (NIGHT, 2)
+    engine.apply(hr.set_alive("v1", True))
+    assert "v1" in engine.alive_player_ids()
+
+
 def test_all_players_is_the_same_tuple_until_a_record_changes() -> None:
     """Rules may memoise a function of the player records by the tuple's identity."""
     seen: list[tuple[hr.PlayerInfo, ...]] = []
