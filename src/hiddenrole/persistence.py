@@ -374,7 +374,7 @@ _INT_TEXT: Final = 6
 
 def _text_code(text: Callable[[Any], str] | None) -> int:
     """Which of the kernel's own text functions ``text`` is (``None``: a flag, written ``true``),
-    for :func:`_coded_text`; ``_CALL`` for any other."""
+    for :func:`_coded_into`; ``_CALL`` for any other."""
     if text is None:
         return _TRUE
     known: tuple[tuple[int, object], ...] = (
@@ -388,31 +388,24 @@ def _text_code(text: Callable[[Any], str] | None) -> int:
 
 
 def _coded_into(out: list[str], code: int, text: Callable[[Any], str] | None, x: Any) -> None:
-    """Append :func:`_coded_text`'s string to ``out``, a map as its pieces (joined once, with
-    the record's)."""
-    if code == _SMAP_TEXT:
-        _smap_into(out, x)
-    else:
-        out.append(_coded_text(code, text, x))
-
-
-def _coded_text(code: int, text: Callable[[Any], str] | None, x: Any) -> str:
-    """``text(x)`` (``true`` for a flag), calling the kernel's own text functions directly: compiled,
-    a call through a value is a generic Python-level call (arguments checked the same way)."""
+    """Append ``text(x)`` (``true`` for a flag) to ``out``, a map as its pieces (joined once, with
+    the record's), calling the kernel's own text functions directly: compiled, a call through a
+    value is a generic Python-level call (arguments checked the same way)."""
     if code == _ESC:
-        return _quoted(x)
-    if code == _SMAP_TEXT:
-        return _smap_text(x)
-    if code == _TRUE:
-        return "true"
-    if code == _STRS_TEXT:
-        return _strs_text(x)
-    if code == _BOOL_TEXT:
-        return _bool_text(x)
-    if code == _INT_TEXT:
-        return _int_text(x)
-    assert text is not None
-    return text(x)
+        out.append(_quoted(x))
+    elif code == _SMAP_TEXT:
+        _smap_into(out, x)
+    elif code == _TRUE:
+        out.append("true")
+    elif code == _STRS_TEXT:
+        out.append(_strs_text(x))
+    elif code == _BOOL_TEXT:
+        out.append(_bool_text(x))
+    elif code == _INT_TEXT:
+        out.append(_int_text(x))
+    else:
+        assert text is not None
+        out.append(text(x))
 
 
 def _as_text(text: Callable[[_T], str], write: Callable[[_T], Any], value: _T) -> str:
@@ -605,7 +598,7 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
 
 
 class _FlatPlan(NamedTuple):
-    """What :func:`_flat_text` writes for a record with no nested group (players, detours,
+    """What :func:`_flat_into` writes for a record with no nested group (players, detours,
     submissions), a named tuple ``cls``: per field its key's text, its attribute, its index in
     ``cls``, its value's text (and :func:`_text_code`) and whether it is nullable."""
 
@@ -629,18 +622,12 @@ def _flat_plan(make: Callable[..., Any], layout: _Layout) -> _FlatPlan | None:
     return _FlatPlan(make, fields)
 
 
-def _flat_text(plan: _FlatPlan, v: Any) -> str:
-    """:func:`_dense_text_writer`'s string for a record without groups, written by a loop over
-    ``plan``: compiled (mypyc) the loop is native, where the generated writer stays interpreted.
-    It writes and refuses exactly what that writer does (a value not of its kind raises). A value
-    of the record's own class is read by index (an attribute read is a descriptor call)."""
-    out: list[str] = []
-    _flat_into(out, plan, v)
-    return "".join(out)
-
-
 def _flat_into(out: list[str], plan: _FlatPlan, v: Any) -> None:
-    """Append :func:`_flat_text`'s pieces to ``out`` (a list of records is joined once)."""
+    """Append the pieces of :func:`_dense_text_writer`'s string for a record without groups to
+    ``out`` (a list of records is joined once), by a loop over ``plan``: compiled (mypyc) the loop
+    is native, where the generated writer stays interpreted. It writes and refuses exactly what
+    that writer does (a value not of its kind raises). A value of the record's own class is read
+    by index (an attribute read is a descriptor call)."""
     by_index = type(v) is plan.cls
     for key, attr, i, code, text, nullable in plan.fields:
         x = v[i] if by_index else getattr(v, attr)
@@ -755,7 +742,7 @@ class _SparseRecord:
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
         self._head = "{" + _encode(self._keys[self._nonempty]) + ":"
         self._plan: list[tuple[int, str, int, Callable[[Any], str] | None, Any]] = []
-        """What :meth:`native_text` writes after the non-empty field: per field its index, its key's
+        """What :meth:`native_into` writes after the non-empty field: per field its index, its key's
         text, its value's text (``None``: a flag, written ``true``) and its :func:`_text_code`, and
         its default when that is true."""
         for i, (k, kind) in enumerate(fields):
@@ -789,17 +776,11 @@ class _SparseRecord:
         body.append("return s + '}'")
         return _compiled("v", body, env)
 
-    def native_text(self, v: tuple[Any, ...]) -> str:
-        """:attr:`text`'s string, written by a loop over :attr:`_plan`: compiled (mypyc) this loop
-        is native, where the generated writer stays interpreted (a third of its instructions).
-        It writes and refuses exactly what the generated writer does (a value not of its kind
-        raises TypeError or AttributeError)."""
-        out: list[str] = []
-        self.native_into(out, v)
-        return "".join(out)
-
     def native_into(self, out: list[str], v: tuple[Any, ...]) -> None:
-        """Append :meth:`native_text`'s pieces to ``out`` (a log's effects are joined once)."""
+        """Append the pieces of :attr:`text`'s string to ``out`` (a log's effects are joined once),
+        by a loop over :attr:`_plan`: compiled (mypyc) this loop is native, where the generated
+        writer stays interpreted (a third of its instructions). It writes and refuses exactly what
+        the generated writer does (a value not of its kind raises TypeError or AttributeError)."""
         out.append(self._head)
         out.append(_quoted(v[self._nonempty]))
         for i, key, code, text, default in self._plan:
@@ -1182,10 +1163,10 @@ _SNAPSHOT = _Record(
 
 
 _SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
+"""How :meth:`Snapshot.to_json` begins a snapshot of the current version."""
 _scan: Final = make_scanner(_STRICT)  # type: ignore[arg-type]  # typeshed names the wrong context type
 """A scanner of the strict reader: the JSON value at an index and where it ends (``raw_decode``
 without its interpreted frame; ``StopIteration`` where no value begins)."""
-"""How :meth:`Snapshot.to_json` begins a snapshot of the current version."""
 _PENDING_AT = ',"pending":'
 _NO_PENDING = _PENDING_AT + '[],"turns":'
 """Where a snapshot without pending submissions says so: its last occurrence is the top-level

@@ -194,11 +194,17 @@ def test_an_effect_is_written_as_the_encoder_writes_its_object() -> None:
 
 
 def test_the_native_effect_writer_writes_what_the_generated_one_does() -> None:
-    """A compiled kernel writes effects with ``_SparseRecord.native_text`` (a native loop), the
+    """A compiled kernel writes effects with ``_SparseRecord.native_into`` (a native loop), the
     pure one with the generated writer: both give the same text and refuse the same values."""
     from hiddenrole import persistence
 
     rec = persistence._EFFECT
+
+    def native_text(e: hr.Effect) -> str:
+        out: list[str] = []
+        rec.native_into(out, e)
+        return "".join(out)
+
     effects = [
         *rich_engine().log().effects,
         hr.Effect("X", "a", "b", {"k": "v", "z": "\u00e9"}, True, "why", "P", True, hr.ROUND.of("p"), "k", "v"),
@@ -207,18 +213,23 @@ def test_the_native_effect_writer_writes_what_the_generated_one_does() -> None:
         hr.Effect("X", canceled=1),  # type: ignore[arg-type]
     ]
     for e in effects:
-        assert rec.native_text(e) == rec.text(e)
+        assert native_text(e) == rec.text(e)
     for bad in (hr.Effect("X", source=5), hr.Effect("X", data=7), hr.Effect("X", scope="game")):  # type: ignore[arg-type]
         with pytest.raises((TypeError, AttributeError)):
             rec.text(bad)
         with pytest.raises((TypeError, AttributeError)):
-            rec.native_text(bad)
+            native_text(bad)
 
 
 def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
-    """A compiled kernel writes players, detours and submissions with ``_flat_text`` (a native
+    """A compiled kernel writes players, detours and submissions with ``_flat_into`` (a native
     loop over the record's table), the pure one with the generated writer: same text, same refusals."""
     from hiddenrole import persistence
+
+    def flat_text(plan: Any, v: Any) -> str:
+        out: list[str] = []
+        persistence._flat_into(out, plan, v)
+        return "".join(out)
 
     snap = rich_engine().snapshot()
     for record, values in (
@@ -230,13 +241,13 @@ def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
         generated = persistence._dense_text_writer(record._layout, ())
         assert plan is not None and values
         for v in values:
-            assert persistence._flat_text(plan, v) == generated(v)
+            assert flat_text(plan, v) == generated(v)
             # a value of another class is read by attribute, as the generated writer reads it
             other = types.SimpleNamespace(**v._asdict())
-            assert persistence._flat_text(plan, other) == generated(other) == generated(v)
+            assert flat_text(plan, other) == generated(other) == generated(v)
         first: tuple[Any, ...] = values[0]
         bad = tuple.__new__(type(first), (5, *first[1:]))  # its first field (a string) an int
-        for write in (generated, lambda v, plan=plan: persistence._flat_text(plan, v)):
+        for write in (generated, lambda v, plan=plan: flat_text(plan, v)):
             with pytest.raises((TypeError, AttributeError)):
                 write(bad)
     snapshot = persistence._SNAPSHOT
