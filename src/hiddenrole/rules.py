@@ -297,14 +297,6 @@ class Bound:
         self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
         self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")
 
-    def with_game_setup(self, game_setup: GameSetupLike | None) -> Bound:
-        """A copy whose game setup is ``game_setup`` (see :meth:`Rules.with_game_setup`)."""
-        copy: Bound = object.__new__(Bound)
-        for name in Bound.__slots__:
-            setattr(copy, name, getattr(self, name))
-        copy.game_setup = None if game_setup is None else _fn(game_setup, "setup", "game setup")
-        return copy
-
 
 _VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}
 """The Config values already validated (by identity, dropped with the value; a refusal is never kept)."""
