@@ -143,7 +143,6 @@ class Restoring(Transitions):
     def _snapshot(self, log: GameLog | None = None) -> Snapshot:
         """This engine's snapshot; with ``log`` (this engine's own log, decoded), that log in it."""
         s = self._state
-        players = s.players
         return board_snapshot(
             (
                 self._game_log() if log is None else log,
@@ -152,7 +151,7 @@ class Restoring(Transitions):
                 frozen_map(s.vars),
                 dict(sorted(s.actors.items())),
                 s.winners,
-                tuple([players[i] for i in s.order]),
+                s.all_players(),  # the board's kept tuple of every record, in seat order
                 tuple(s.detours),
                 frozen_map(s.round_vars),
                 tuple(self._pending),
