@@ -11,7 +11,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .decks import _CHECKED, MIN_PLAYERS, check_cards
+from .decks import MIN_PLAYERS, check_cards
 from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
@@ -72,13 +72,10 @@ class GameSetup:
             cards.append(role)
             if role == WEREWOLF:
                 wolves.append(p.id)
-        # The box's limits ignore order: sorted, seats and centre are the dealt deck. A deck
-        # check_cards has passed is remembered there; only another one is checked (here, inline,
-        # without its Python frame in the usual case).
+        # The box's limits ignore order: sorted, seats and centre are the dealt deck, which
+        # check_cards remembers having passed (compiled, the call is a native one).
         cards.sort()
-        table = tuple(cards)
-        if table not in _CHECKED:
-            check_cards(table, "seats and centre")
+        check_cards(tuple(cards), "seats and centre")
         peek = _NOBODY_PEEKS if len(wolves) != 1 else _lone_wolf(wolves[0])
         return [*self._laid, peek]
 
