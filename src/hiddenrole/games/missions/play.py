@@ -15,7 +15,7 @@ from typing import Final
 import hiddenrole as hr
 
 from .boards import check_composition
-from .tables import HAMMER_AT, MISSIONS, TEAM_SIZES, WINS_NEEDED, fails_needed, mission_team_size
+from .chart import HAMMER_AT, MISSIONS, WINS_NEEDED, fails_of, team_size_of
 from .vocab import (
     APPROVE,
     ASSASSIN,
@@ -100,12 +100,6 @@ their roles (M4). Oberon has no such entry."""
 # ``Effect.with_data`` calls produces), so an event costs one map, not one copy per entry.
 _APPROVED_BALLOT: Final = MappingProxyType({"vote": "approve"})
 _REJECTED_BALLOT: Final = MappingProxyType({"vote": "reject"})
-_SIZES: Final[dict[int, tuple[int, ...]]] = dict(TEAM_SIZES)
-"""The team sizes as a plain dict, for :func:`_team_size`."""
-_FAILS: Final[dict[int, tuple[int, ...]]] = {
-    n: tuple([fails_needed(n, m) for m in range(1, MISSIONS + 1)]) for n in TEAM_SIZES
-}
-""":func:`~.tables.fails_needed` for every table on the chart, worked out once, for :func:`_fails_needed`."""
 
 # ---------------------------------------------------------------- reading the board
 
@@ -147,28 +141,9 @@ def _next_after(ids: tuple[str, ...], leader: str) -> str:
 # ---------------------------------------------------------------- effect builders
 
 
-def _team_size(players: int, mission: int) -> int:
-    """:func:`~.tables.mission_team_size` for a table on the chart, read straight from it: the
-    resolvers ask once or twice a nomination, and the checked function is pure Python even in
-    the compiled build. Anything off the chart is left to it, for its typed error."""
-    sizes = _SIZES.get(players)
-    if sizes is None or not 1 <= mission <= MISSIONS:
-        return mission_team_size(players, mission)
-    return sizes[mission - 1]
-
-
-def _fails_needed(players: int, mission: int) -> int:
-    """:func:`~.tables.fails_needed`, read from :data:`_FAILS` for a table on the chart (the checked
-    function is pure Python even compiled); anything else is left to it, for its typed error."""
-    fails = _FAILS.get(players)
-    if fails is None or not 1 <= mission <= MISSIONS:
-        return fails_needed(players, mission)
-    return fails[mission - 1]
-
-
 def _open_nomination(players: int, mission: int, leader: str) -> list[hr.Effect]:
     """Name ``leader`` in the nomination phase sized for ``mission`` at a table of ``players`` and go there."""
-    phase = PROPOSE_PHASES[_team_size(players, mission)]
+    phase = PROPOSE_PHASES[team_size_of(players, mission)]
     return [hr.set_actors(phase, leader), hr.goto_phase(phase)]
 
 
@@ -216,7 +191,7 @@ def resolve_nomination(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[h
     if pick is None:
         return _forfeit(leader, number)
     ids = view.player_ids()
-    size = _team_size(len(ids), mission)
+    size = team_size_of(len(ids), mission)
     targets = pick.targets
     team = ",".join(sorted(targets))
     event = hr.event(NOMINATED, leader, data=MappingProxyType({"mission": number, "team": team}))
@@ -291,7 +266,7 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
             out.append(hr.event(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
     mission = current_mission(view)
     players = len(view.player_ids())
-    need = _fails_needed(players, mission)
+    need = fails_of(players, mission)
     failed = fails >= need
     data = {"fails": str(fails), "fails_needed": str(need), "mission": str(mission), "team": ",".join(team)}
     out.append(hr.event(MISSION_FAILED if failed else MISSION_SUCCEEDED, data=MappingProxyType(data)))
@@ -435,8 +410,8 @@ def scoreboard(view: hr.GameView) -> dict[str, str]:
     }
     n = len(view.player_ids())
     if mission <= MISSIONS and n in range(5, 11):
-        out["team_size"] = str(mission_team_size(n, mission))
-        out["fails_needed"] = str(fails_needed(n, mission))
+        out["team_size"] = str(team_size_of(n, mission))
+        out["fails_needed"] = str(fails_of(n, mission))
     return out
 
 

@@ -1,13 +1,27 @@
-"""The numbers of the game: team sizes, evil seats and fails needed, per player count."""
+"""The numbers of the game: team sizes, evil seats and fails needed, per player count.
+
+The public face of :mod:`.chart`, which holds the numbers and the checked lookups (compiled in
+the compiled build); these functions declare the ``int`` arguments a caller passes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final, Protocol
+from typing import Protocol
 
 import hiddenrole as hr
 
+from .chart import (
+    EVIL_COUNTS,
+    HAMMER_AT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MISSIONS,
+    TEAM_SIZES,
+    WINS_NEEDED,
+    evil_of,
+    fails_of,
+    team_size_of,
+)
 from .vocab import PROPOSE_PHASES
 
 __all__ = [
@@ -24,59 +38,20 @@ __all__ = [
     "team_size",
 ]
 
-MIN_PLAYERS: Final = 5
-MAX_PLAYERS: Final = 10
-MISSIONS: Final = 5
-WINS_NEEDED: Final = 3
-"""Missions a side must win (three successes or three failures)."""
-HAMMER_AT: Final = 5
-"""Consecutive rejected teams that hand the game to evil."""
-
-TEAM_SIZES: Final[Mapping[int, tuple[int, ...]]] = MappingProxyType(
-    {
-        5: (2, 3, 2, 3, 3),
-        6: (2, 3, 4, 3, 4),
-        7: (2, 3, 3, 4, 4),
-        8: (3, 4, 4, 5, 5),
-        9: (3, 4, 4, 5, 5),
-        10: (3, 4, 4, 5, 5),
-    }
-)
-"""Team size of missions 1..5 by player count."""
-
-EVIL_COUNTS: Final[Mapping[int, int]] = MappingProxyType({5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4})
-"""Evil seats by player count."""
-
-
-def _players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise hr.InvalidArgument(f"player count must be an int, got {players!r}")
-    if players not in TEAM_SIZES:
-        raise hr.InvalidBoard(f"missions needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
-    return players
-
-
-def _mission(mission: object) -> int:
-    if isinstance(mission, bool) or not isinstance(mission, int):
-        raise hr.InvalidArgument(f"mission must be an int, got {mission!r}")
-    if not 1 <= mission <= MISSIONS:
-        raise hr.InvalidArgument(f"mission must be 1..{MISSIONS}, got {mission}")
-    return mission
-
 
 def mission_team_size(players: int, mission: int) -> int:
     """How many players go on ``mission`` (1..5) at a table of ``players``."""
-    return TEAM_SIZES[_players(players)][_mission(mission) - 1]
+    return team_size_of(players, mission)
 
 
 def evil_count(players: int) -> int:
     """How many evil players a table of ``players`` has."""
-    return EVIL_COUNTS[_players(players)]
+    return evil_of(players)
 
 
 def fails_needed(players: int, mission: int) -> int:
     """Fail cards that sink ``mission``: two on the fourth mission from seven players up."""
-    return 2 if _mission(mission) == 4 and _players(players) >= 7 else 1
+    return fails_of(players, mission)
 
 
 class _HasPhase(Protocol):
