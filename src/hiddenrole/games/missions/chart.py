@@ -16,19 +16,6 @@ from typing import Final
 
 import hiddenrole as hr
 
-__all__ = [
-    "MIN_PLAYERS",
-    "MAX_PLAYERS",
-    "MISSIONS",
-    "WINS_NEEDED",
-    "HAMMER_AT",
-    "TEAM_SIZES",
-    "EVIL_COUNTS",
-    "team_size_of",
-    "evil_of",
-    "fails_of",
-]
-
 MIN_PLAYERS: Final = 5
 MAX_PLAYERS: Final = 10
 MISSIONS: Final = 5
