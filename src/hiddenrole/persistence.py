@@ -156,6 +156,9 @@ class _Kind(NamedTuple):
     """Attribute value to the encoder's JSON text of ``write(value)``, without building that value
     or calling the encoder (whose set-up per call costs more than a small map's text); ``None``:
     the string escaper's or the encoder's (see :func:`_text_expr`). The path of every save."""
+    items: _FlatPlan | None = None
+    """A list of these records (:meth:`_Record.list_kind`, compiled): :func:`_flat_into` writes
+    its items into the enclosing record's pieces, joined once with them."""
 
 
 def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
@@ -447,10 +450,17 @@ class _Record:
     compiled from the table, once per format version (and per ``without``).
     """
 
-    __slots__ = ("_layout", "_readers", "_texts", "_writers", "make")
+    __slots__ = ("_by_index", "_layout", "_plans", "_readers", "_texts", "_writers", "make")
 
-    def __init__(self, make: Callable[..., Any], *fields: _Field) -> None:
+    def __init__(
+        self, make: Callable[..., Any], *fields: _Field, by_index: tuple[type, tuple[str, ...]] | None = None
+    ) -> None:
         self.make = make
+        names: tuple[str, ...] | None = getattr(make, "_fields", None)
+        if by_index is None and isinstance(make, type) and issubclass(make, tuple) and names is not None:
+            by_index = (make, names)  # a named tuple is read by index
+        self._by_index: tuple[type | None, tuple[str, ...]] = by_index or (None, ())
+        """The class of the values :func:`_flat_into` reads by index, and its fields in order."""
         layout: list[tuple[str, _Field | list[_Field]]] = []
         groups: dict[str, list[_Field]] = {}
         for f in fields:
@@ -465,6 +475,7 @@ class _Record:
         self._readers: dict[int, Callable[[Any, _Reader, str], Any]] = {}
         self._writers: dict[tuple[str, ...], Callable[[Any], dict[str, Any]]] = {}
         self._texts: dict[tuple[str, ...], Callable[[Any], str]] = {}
+        self._plans: dict[tuple[str, ...], _FlatPlan] = {}
 
     def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
         """The value of the JSON object ``v`` in format ``version`` (fields added later read their default).
@@ -487,11 +498,21 @@ class _Record:
         return write(value)
 
     def text(self, value: Any, without: tuple[str, ...] = ()) -> str:
-        """The encoder's JSON text of :meth:`write`'s object, field by field (no object built)."""
+        """The encoder's JSON text of :meth:`write`'s object, field by field (no object built);
+        compiled, by :func:`_flat_into` (one native loop, the pieces joined once)."""
+        if _NATIVE:
+            return _as_text(self.plan(without).text, lambda v: self.write(v, without), value)
         text = self._texts.get(without)
         if text is None:
             text = self._texts[without] = _dense_text_writer(self._layout, without)
         return _as_text(text, lambda v: self.write(v, without), value)
+
+    def plan(self, without: tuple[str, ...] = ()) -> _FlatPlan:
+        """The :func:`_flat_plan` of :meth:`text` (made once per ``without``)."""
+        plan = self._plans.get(without)
+        if plan is None:
+            plan = self._plans[without] = _flat_plan(self._layout, without, *self._by_index)
+        return plan
 
     def kind(self) -> _Kind:
         """This record as the kind of a field."""
@@ -502,7 +523,7 @@ class _Record:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
         text = _dense_text_writer(self._layout, ())
-        plan = _flat_plan(self.make, self._layout) if _NATIVE else None
+        plan = self.plan() if _NATIVE else None
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             if where is _NO_PATH:
@@ -523,7 +544,7 @@ class _Record:
                 return "".join(out)
             return "[" + ",".join([text(x) for x in v]) + "]"
 
-        return _Kind("an array", list, read_all, write_all, text=text_all)
+        return _Kind("an array", list, read_all, write_all, text=text_all, items=plan)
 
 
 _Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
@@ -597,46 +618,101 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
     return _compiled("v, r, where", body, env)
 
 
-class _FlatPlan(NamedTuple):
-    """What :func:`_flat_into` writes for a record with no nested group (players, detours,
-    submissions), a named tuple ``cls``: per field its key's text, its attribute, its index in
-    ``cls``, its value's text (and :func:`_text_code`) and whether it is nullable."""
+class _Slot:
+    """One field of a record as the compiled loops write it (:func:`_flat_into`,
+    :meth:`_SparseRecord.native_into`): attribute reads of a native object, where a table of
+    tuples costs an unpacking (and an unboxing per number) for every field of every record."""
 
-    cls: type
-    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]]
+    __slots__ = ("attr", "code", "compare", "empty", "head", "index", "items", "nullable", "text")
+
+    def __init__(
+        self,
+        head: str,
+        attr: str,
+        index: int,
+        kind: _Kind,
+        text: Callable[[Any], str] | None,
+        empty: object = None,
+    ) -> None:
+        self.head = head
+        """The text before the value: its key, after what closes the field before."""
+        self.attr = attr
+        self.index = index
+        """The value's index in the record's tuple (``-1``: read by attribute only)."""
+        self.text = text
+        self.code = _text_code(text)
+        self.nullable = kind.nullable
+        self.items = None if kind.nullable else kind.items
+        self.empty = empty
+        """A sparse record's default: the field is left out at it (see :attr:`compare`)."""
+        self.compare = bool(empty)
+        """Left out when equal to :attr:`empty` (a true default), else when false."""
 
 
-def _flat_plan(make: Callable[..., Any], layout: _Layout) -> _FlatPlan | None:
-    """The plan of a record whose value is the named tuple ``make``; ``None`` for any other record."""
-    names: tuple[str, ...] | None = getattr(make, "_fields", None)
-    if not (isinstance(make, type) and issubclass(make, tuple)) or names is None:
-        return None
-    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]] = []
+class _FlatPlan:
+    """What :func:`_flat_into` writes for a record (players, submissions, logs, snapshots): its
+    fields in order, each with the text before it, and the text closing the record. A value of
+    ``cls`` is read by index (an attribute read is a descriptor call)."""
+
+    __slots__ = ("close", "cls", "slots")
+
+    def __init__(self, cls: type | None, slots: list[_Slot], close: str) -> None:
+        self.cls = cls
+        self.slots = slots
+        self.close = close
+
+    def text(self, v: Any) -> str:
+        out: list[str] = []
+        _flat_into(out, self, v)
+        return "".join(out)
+
+
+def _flat_plan(
+    layout: _Layout, without: tuple[str, ...] = (), cls: type | None = None, names: tuple[str, ...] = ()
+) -> _FlatPlan:
+    """The plan of :func:`_dense_text_writer`'s text of a record (its fields in ``names``' order
+    are read by index from a value of ``cls``)."""
+    slots: list[_Slot] = []
+    sep = "{"
     for key, spec in layout:
-        if not isinstance(spec, _Field):
-            return None
-        kind = spec.kind
-        text = _text_fn(kind._replace(nullable=False))
-        head = ("," if fields else "{") + _encode(key) + ":"
-        fields.append((head, spec.attr, names.index(spec.attr), _text_code(text), text, kind.nullable))
-    return _FlatPlan(make, fields)
+        if isinstance(spec, _Field):
+            if key in without:
+                continue
+            fields = [(spec, sep + _encode(key) + ":")]
+            sep = ","
+        else:
+            first = sep + _encode(key) + ":{"
+            fields = [(f, (first if i == 0 else ",") + _encode(f.key) + ":") for i, f in enumerate(spec)]
+            sep = "},"
+        for f, head in fields:
+            index = names.index(f.attr) if f.attr in names else -1
+            slots.append(_Slot(head, f.attr, index, f.kind, _text_fn(f.kind._replace(nullable=False))))
+    return _FlatPlan(cls, slots, "}}" if sep == "}," else "}")
 
 
 def _flat_into(out: list[str], plan: _FlatPlan, v: Any) -> None:
-    """Append the pieces of :func:`_dense_text_writer`'s string for a record without groups to
-    ``out`` (a list of records is joined once), by a loop over ``plan``: compiled (mypyc) the loop
+    """Append the pieces of :func:`_dense_text_writer`'s string for a record to ``out`` (a record
+    and its lists of records are joined once), by a loop over ``plan``: compiled (mypyc) the loop
     is native, where the generated writer stays interpreted. It writes and refuses exactly what
-    that writer does (a value not of its kind raises). A value of the record's own class is read
-    by index (an attribute read is a descriptor call)."""
+    that writer does (a value not of its kind raises)."""
     by_index = type(v) is plan.cls
-    for key, attr, i, code, text, nullable in plan.fields:
-        x = v[i] if by_index else getattr(v, attr)
-        out.append(key)
-        if nullable and x is None:
+    t: tuple[Any, ...] = v if by_index else ()
+    for s in plan.slots:
+        x = t[s.index] if by_index else getattr(v, s.attr)
+        out.append(s.head)
+        items = s.items
+        if items is not None:
+            out.append("[")
+            for n, item in enumerate(x):
+                if n:
+                    out.append(",")
+                _flat_into(out, items, item)
+            out.append("]")
+        elif s.nullable and x is None:
             out.append("null")
         else:
-            _coded_into(out, code, text, x)
-    out.append("}")
+            _coded_into(out, s.code, s.text, x)
+    out.append(plan.close)
 
 
 def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
@@ -741,16 +817,14 @@ class _SparseRecord:
         self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
         self._head = "{" + _encode(self._keys[self._nonempty]) + ":"
-        self._plan: list[tuple[int, str, int, Callable[[Any], str] | None, Any]] = []
-        """What :meth:`native_into` writes after the non-empty field: per field its index, its key's
-        text, its value's text (``None``: a flag, written ``true``) and its :func:`_text_code`, and
-        its default when that is true."""
+        self._plan: list[_Slot] = []
+        """What :meth:`native_into` writes after the non-empty field (a flag's text ``None``: ``true``)."""
         for i, (k, kind) in enumerate(fields):
             if i != self._nonempty:
                 text: Callable[[Any], str] | None = None
                 if kind.json_type is not bool:
                     text = _text_fn(kind)
-                self._plan.append((i, "," + _encode(k) + ":", _text_code(text), text, self._defaults[i] or None))
+                self._plan.append(_Slot("," + _encode(k) + ":", k, i, kind, text, self._defaults[i]))
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
         """The text of :attr:`write`'s object, field by field: a flag as ``true``, any other
@@ -783,11 +857,14 @@ class _SparseRecord:
         the generated writer does (a value not of its kind raises TypeError or AttributeError)."""
         out.append(self._head)
         out.append(_quoted(v[self._nonempty]))
-        for i, key, code, text, default in self._plan:
-            x = v[i]
-            if (x != default) if default is not None else x:
-                out.append(key)
-                _coded_into(out, code, text, x)
+        for f in self._plan:
+            x = v[f.index]
+            empty = f.empty
+            if x is empty:  # the usual case, the default object itself: no comparison called
+                continue
+            if (x != empty) if f.compare else x:
+                out.append(f.head)
+                _coded_into(out, f.code, f.text, x)
         out.append("}")
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
@@ -1159,6 +1236,7 @@ _SNAPSHOT = _Record(
     _Field("pending", "pending", _PENDING),
     _Field("queue", "turns", _STRS, group="turns"),
     _Field("delayed", "delayed", _STRS, group="turns"),
+    by_index=(tuple, _SNAPSHOT_FIELDS),  # a tuple of every field's value, as board_snapshot takes them
 )
 
 
@@ -1260,13 +1338,15 @@ class SavedSnapshot:
         """The whole snapshot, as :meth:`Snapshot.from_json` reads it (raising its errors)."""
         return Snapshot.from_json(self.text)
 
-    def pending_if(self, board: Snapshot) -> tuple[SkillUse, ...] | None:
-        """The pending submissions, when the text is exactly ``board``'s (a snapshot with this
-        log and none pending) with them in place; ``None`` when any other byte differs.
+    def pending_if(self, board: tuple[Any, ...]) -> tuple[SkillUse, ...] | None:
+        """The pending submissions, when the text is exactly the text of the snapshot
+        ``board_snapshot(board)`` (with this log and none pending) with them in place; ``None``
+        when any other byte differs.
 
         Then :meth:`full` would read ``board``'s fields back (a snapshot's text reads back as
-        the value written), and pending as read here (the same strict reader)."""
-        expected = _SNAPSHOT.text(board, _HEAD)
+        the value written), and pending as read here (the same strict reader). Compiled, the
+        text is written from the values themselves (no snapshot built)."""
+        expected = _SNAPSHOT.text(board if _NATIVE else board_snapshot(board), _HEAD)
         cut = expected.rfind(_NO_PENDING)
         if cut < 0:
             return None
