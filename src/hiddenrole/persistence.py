@@ -64,6 +64,14 @@ def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str],
             raise error(f"not UTF-8: {exc}") from None
     if not isinstance(data, str):
         raise error(f"expected JSON bytes or str, got {type(data).__name__}")
+    if _NATIVE:  # interpreted, the walk of the proof costs about what the hook does
+        try:
+            v = _PLAIN.decode(data)
+        except (ValueError, RecursionError):
+            pass  # the strict reader names the fault
+        else:
+            if _no_repeated_key(data, 0, len(data), v):
+                return v
     try:
         return _STRICT.decode(data)
     except (ValueError, RecursionError) as exc:
@@ -90,6 +98,44 @@ _STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_co
 # encoding the value again and comparing. Encoding costs more than the hook saves (a 4.5 kB
 # snapshot: plain read 26 us + encoding 38 us against 50 us strict; round trip 3.39 -> 3.68
 # M instructions). Counting keys against ':' is unsound (a colon in a string, a space before one).
+# Counting quotes against strings is sound (see _no_repeated_key) and cheap compiled.
+_PLAIN: Final = json.JSONDecoder(parse_constant=_no_constant)
+""":data:`_STRICT` without the duplicate-key hook (a Python call per object, and a list of pairs
+built for it): compiled, text is read with it when :func:`_no_repeated_key` proves that harmless."""
+
+
+def _strings_in(v: object) -> int:
+    """How many strings the decoded JSON value ``v`` holds, its objects' keys included."""
+    if type(v) is str:
+        return 1
+    n = 0
+    if type(v) is dict:
+        d: dict[str, object] = v
+        n = len(d)
+        for x in d.values():
+            if type(x) is str:
+                n += 1
+            elif type(x) is dict or type(x) is list:
+                n += _strings_in(x)
+    elif type(v) is list:
+        a: list[object] = v
+        for x in a:
+            if type(x) is str:
+                n += 1
+            elif type(x) is dict or type(x) is list:
+                n += _strings_in(x)
+    return n
+
+
+def _no_repeated_key(text: str, start: int, end: int, v: Any) -> bool:
+    """Whether ``text[start:end]``, read as ``v`` by :data:`_PLAIN`, repeats no key in an
+    object (then the strict reader reads it as ``v`` too); ``False`` may also mean "not known".
+
+    Every ``"`` of the text delimits a string or is escaped inside one, so it holds at most half
+    as many strings as quotes. A repeated key is read once, its earlier member (its key at least,
+    a string) dropped: then ``v`` holds fewer strings than the text, fewer than half its quotes.
+    One ``str.count`` in C and a walk of ``v`` cost a fraction of the hook's call per object."""
+    return text.count('"', start, end) == 2 * _strings_in(v)
 
 
 def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], err: Callable[[str], Exception]) -> _T:
@@ -188,7 +234,7 @@ def _read_scope(v: str, r: _Reader, where: str) -> VarScope:
         r.fail(where, exc.message)
 
 
-_parse_scope = lru_cache(maxsize=1024)(VarScope.parse)
+_parse_scope: Final = lru_cache(maxsize=1024)(VarScope.parse)
 """A log names the same few scopes over and over (one per player and lifetime)."""
 
 _new: Final = tuple.__new__
@@ -549,7 +595,7 @@ class _Record:
 
 _Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
 
-_NO_PATH = "".join(("<no ", "path>"))
+_NO_PATH: Final = "".join(("<no ", "path>"))
 """The ``where`` of a first read that builds no paths (compared by identity: no caller's string
 is this object); :meth:`_Record.read` reads again with the real path when it is refused."""
 
@@ -619,11 +665,26 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
 
 
 class _Slot:
-    """One field of a record as the compiled loops write it (:func:`_flat_into`,
-    :meth:`_SparseRecord.native_into`): attribute reads of a native object, where a table of
-    tuples costs an unpacking (and an unboxing per number) for every field of every record."""
+    """One field of a record as the compiled loops write and read it (:func:`_flat_into`,
+    :meth:`_SparseRecord.native_into`, :meth:`_SparseRecord._read_one`): attribute reads of a
+    native object, where a table of tuples costs an unpacking (and an unboxing per number) for
+    every field of every record."""
 
-    __slots__ = ("attr", "code", "compare", "empty", "head", "index", "items", "nullable", "text")
+    __slots__ = (
+        "attr",
+        "code",
+        "compare",
+        "empty",
+        "expected",
+        "head",
+        "index",
+        "items",
+        "json_type",
+        "nullable",
+        "read",
+        "read_code",
+        "text",
+    )
 
     def __init__(
         self,
@@ -647,6 +708,10 @@ class _Slot:
         """A sparse record's default: the field is left out at it (see :attr:`compare`)."""
         self.compare = bool(empty)
         """Left out when equal to :attr:`empty` (a true default), else when false."""
+        self.json_type = kind.json_type
+        self.expected = kind.expected
+        self.read = kind.read
+        self.read_code = _read_code(kind.read)
 
 
 class _FlatPlan:
@@ -787,10 +852,8 @@ class _SparseRecord:
         self._cls = cls
         self._keys = names
         self._defaults = tuple(defaults.get(k) for k in names)
-        self._by_key = {
-            k: (i, kind.json_type, kind.read, kind.expected, _read_code(kind.read))
-            for i, (k, kind) in enumerate(fields)
-        }
+        self._by_key = {k: _Slot("", k, i, kind, None) for i, (k, kind) in enumerate(fields)}
+        """Each field by its JSON key, for :meth:`_read_one`."""
         self._nonempty = names.index(nonempty)
         self._fields = fields
         self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
@@ -946,14 +1009,14 @@ class _SparseRecord:
             got = by_key.get(k)
             if got is None:
                 r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-            i, json_type, read, expected, code = got
-            if type(x) is not json_type:
-                r.fail(f"{where}[{n}].{k}", f"expected {expected}")
+            read = got.read
+            if type(x) is not got.json_type:
+                r.fail(f"{where}[{n}].{k}", f"expected {got.expected}")
             if read is None:
-                vals[i] = x
+                vals[got.index] = x
                 continue
             try:  # no path built unless the value is refused
-                vals[i] = _read_known(code, read, x, r)
+                vals[got.index] = _read_known(got.read_code, read, x, r)
             except GameError:
                 read(x, r, f"{where}[{n}].{k}")  # raises the same fault, with its path
                 raise
@@ -1245,45 +1308,8 @@ _SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
 _scan: Final = make_scanner(_STRICT)  # type: ignore[arg-type]  # typeshed names the wrong context type
 """A scanner of the strict reader: the JSON value at an index and where it ends (``raw_decode``
 without its interpreted frame; ``StopIteration`` where no value begins)."""
-_scan_plain: Final = make_scanner(json.JSONDecoder(parse_constant=_no_constant))  # type: ignore[arg-type]
-""":data:`_scan` without the duplicate-key hook (a Python call per object, and a list of pairs
-built for it): a saved log is read with it when :func:`_no_repeated_key` proves that harmless."""
-
-
-def _strings_in(v: object) -> int:
-    """How many strings the decoded JSON value ``v`` holds, its objects' keys included."""
-    if type(v) is str:
-        return 1
-    n = 0
-    if type(v) is dict:
-        d: dict[str, object] = v
-        n = len(d)
-        for x in d.values():
-            if type(x) is str:
-                n += 1
-            elif type(x) is dict or type(x) is list:
-                n += _strings_in(x)
-    elif type(v) is list:
-        a: list[object] = v
-        for x in a:
-            if type(x) is str:
-                n += 1
-            elif type(x) is dict or type(x) is list:
-                n += _strings_in(x)
-    return n
-
-
-def _no_repeated_key(text: str, start: int, end: int, v: Any) -> bool:
-    """Whether ``text[start:end]``, read as ``v`` by :data:`_scan_plain`, repeats no key in an
-    object (then the strict reader reads it as ``v`` too); ``False`` may also mean "not known".
-
-    Every ``"`` of the text delimits a string or is escaped inside one, so it holds at most half
-    as many strings as quotes. A repeated key is read once, its earlier member (its key at least,
-    a string) dropped: then ``v`` holds fewer strings than the text, fewer than half its quotes.
-    One ``str.count`` in C and a walk of ``v`` cost a fraction of the hook's call per object."""
-    return text.count('"', start, end) == 2 * _strings_in(v)
-
-
+_scan_plain: Final = make_scanner(_PLAIN)  # type: ignore[arg-type]
+""":data:`_scan` of :data:`_PLAIN`."""
 _PENDING_AT = ',"pending":'
 _NO_PENDING = _PENDING_AT + '[],"turns":'
 """Where a snapshot without pending submissions says so: its last occurrence is the top-level
@@ -1325,8 +1351,7 @@ class SavedSnapshot:
             return None
         start = len(_SAVED_HEAD)
         try:
-            # Compiled, the walk of the proof costs a fraction of the hook; interpreted, about as much.
-            v, end = _scan_plain(text, start) if _NATIVE else _scan(text, start)
+            v, end = _scan_plain(text, start) if _NATIVE else _scan(text, start)  # see read_json
             if _NATIVE and not _no_repeated_key(text, start, end, v):
                 v, end = _scan(text, start)  # the strict reader decides
             log: GameLog = _LOG.read(v, _Reader(InvalidSnapshot), "snapshot.log")
