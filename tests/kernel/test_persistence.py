@@ -528,6 +528,25 @@ def test_verified_restore_refuses_a_repeated_key_in_the_saved_log(what: str) -> 
         with pytest.raises(hr.InvalidSnapshot) as again:
             hr.Engine.restore(mini_rules(), bad, verify=verify)
         assert again.value.message == caught.value.message
+    log = rich_engine().log().to_json()
+    if old in log:  # the log alone, as replay reads it
+        with pytest.raises(hr.InvalidLog) as refused:
+            hr.Engine.replay(mini_rules(), log.replace(old, new))
+        assert "duplicate key" in refused.value.message
+
+
+def test_a_saved_log_is_read_without_the_hook_only_when_proved() -> None:
+    """``_saved_log`` (compiled: the log of a snapshot or a log's JSON read without the
+    duplicate-key hook) reads the kernel's own text, and nothing with a repeated key."""
+    from hiddenrole import persistence
+
+    raw = snap_bytes(rich_engine()).decode()
+    start = len(persistence._SAVED_HEAD)
+    got = persistence._saved_log(raw, start)
+    if persistence._NATIVE:  # interpreted, records are read by key order, uncounted: never proved
+        assert got is not None and got[0] == rich_engine().log() and raw[got[1] :].startswith(',"phase":')
+    for old, new in REPEATED_IN_LOG.values():
+        assert persistence._saved_log(raw.replace(old.decode(), new.decode()), start) is None
 
 
 @pytest.mark.parametrize("name", sorted(states()))
