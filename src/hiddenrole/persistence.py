@@ -67,11 +67,11 @@ def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str],
     if _NATIVE:  # interpreted, the walk of the proof costs about what the hook does
         try:
             v = _PLAIN.decode(data)
+            proved = _no_repeated_key(data, 0, len(data), v)
         except (ValueError, RecursionError):
-            pass  # the strict reader names the fault
-        else:
-            if _no_repeated_key(data, 0, len(data), v):
-                return v
+            proved = False  # the strict reader names the fault
+        if proved:
+            return v
     try:
         return _STRICT.decode(data)
     except (ValueError, RecursionError) as exc:

@@ -8,6 +8,7 @@ survive every visit, handlers see events in log order, and one strict JSON reade
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -292,6 +293,25 @@ def test_the_quote_count_proves_no_key_is_repeated(text: str, proved: bool) -> N
     assert persistence._no_repeated_key(text, 0, len(text), value) is proved
     raw = _two_phase_engine()[0].snapshot().to_json().decode()
     assert persistence._no_repeated_key(raw, 0, len(raw), json.loads(raw))
+
+
+def test_read_json_answers_as_the_strict_reader_at_any_depth() -> None:
+    """Near the recursion limit too: the compiled kernel's proof walks the value it read."""
+
+    from hiddenrole import persistence
+
+    def outcome(read: Any, text: str) -> Any:
+        try:
+            return read(text)
+        except hr.InvalidArgument as exc:
+            return exc.message.removeprefix("malformed JSON: ")
+        except (ValueError, RecursionError) as exc:
+            return str(exc)
+
+    limit = sys.getrecursionlimit()
+    for depth in range(limit - 60, limit + 20, 3):
+        text = '{"a":' * depth + '"x"' + "}" * depth
+        assert outcome(hr.read_json, text) == outcome(persistence._STRICT.decode, text)
 
 
 def test_read_json_reads_any_valid_spelling_as_the_canonical_one() -> None:
