@@ -20,7 +20,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring_ascii
 from json.scanner import make_scanner
 from types import FunctionType, MappingProxyType
-from typing import Any, Final, NamedTuple, NoReturn, TypeVar
+from typing import Any, Final, NamedTuple, NoReturn, TypeVar, cast
 
 from .effects import EMPTY_MAP, Effect, SkillUse, VarScope
 from .errors import GameError, InvalidArgument, InvalidLog, InvalidSnapshot, NilSnapshot
@@ -64,6 +64,14 @@ def read_json(data: bytes | bytearray | memoryview | str, error: Callable[[str],
             raise error(f"not UTF-8: {exc}") from None
     if not isinstance(data, str):
         raise error(f"expected JSON bytes or str, got {type(data).__name__}")
+    if _NATIVE:  # interpreted, the walk of the proof costs about what the hook does
+        try:
+            v = _PLAIN.decode(data)
+            proved = _no_repeated_key(data, 0, len(data), v)
+        except (ValueError, RecursionError):
+            proved = False  # the strict reader names the fault
+        if proved:
+            return v
     try:
         return _STRICT.decode(data)
     except (ValueError, RecursionError) as exc:
@@ -90,6 +98,44 @@ _STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_co
 # encoding the value again and comparing. Encoding costs more than the hook saves (a 4.5 kB
 # snapshot: plain read 26 us + encoding 38 us against 50 us strict; round trip 3.39 -> 3.68
 # M instructions). Counting keys against ':' is unsound (a colon in a string, a space before one).
+# Counting quotes against strings is sound (see _no_repeated_key) and cheap compiled.
+_PLAIN: Final = json.JSONDecoder(parse_constant=_no_constant)
+""":data:`_STRICT` without the duplicate-key hook (a Python call per object, and a list of pairs
+built for it): compiled, text is read with it when :func:`_no_repeated_key` proves that harmless."""
+
+
+def _strings_in(v: object) -> int:
+    """How many strings the decoded JSON value ``v`` holds, its objects' keys included."""
+    if type(v) is str:
+        return 1
+    n = 0
+    if type(v) is dict:
+        d: dict[str, object] = v
+        n = len(d)
+        for x in d.values():
+            if type(x) is str:
+                n += 1
+            elif type(x) is dict or type(x) is list:
+                n += _strings_in(x)
+    elif type(v) is list:
+        a: list[object] = v
+        for x in a:
+            if type(x) is str:
+                n += 1
+            elif type(x) is dict or type(x) is list:
+                n += _strings_in(x)
+    return n
+
+
+def _no_repeated_key(text: str, start: int, end: int, v: Any) -> bool:
+    """Whether ``text[start:end]``, read as ``v`` by :data:`_PLAIN`, repeats no key in an
+    object (then the strict reader reads it as ``v`` too); ``False`` may also mean "not known".
+
+    Every ``"`` of the text delimits a string or is escaped inside one, so it holds at most half
+    as many strings as quotes. A repeated key is read once, its earlier member (its key at least,
+    a string) dropped: then ``v`` holds fewer strings than the text, fewer than half its quotes.
+    One ``str.count`` in C and a walk of ``v`` cost a fraction of the hook's call per object."""
+    return text.count('"', start, end) == 2 * _strings_in(v)
 
 
 def value_or_json(value: object, cls: type[_T], from_json: Callable[[Any], _T], err: Callable[[str], Exception]) -> _T:
@@ -122,10 +168,12 @@ field natively costs less than calling a generated (interpreted) reader per item
 class _Reader:
     """Raises the caller's error class (InvalidLog, InvalidSnapshot) with a path."""
 
-    __slots__ = ("err",)
+    __slots__ = ("err", "strings")
 
     def __init__(self, err: type[GameError]) -> None:
         self.err = err
+        self.strings = 0
+        """Strings (keys included) of the sparse records read (see :func:`_saved_log`)."""
 
     def fail(self, where: str, what: str) -> NoReturn:
         raise self.err(f"{where}: {what}")
@@ -156,6 +204,9 @@ class _Kind(NamedTuple):
     """Attribute value to the encoder's JSON text of ``write(value)``, without building that value
     or calling the encoder (whose set-up per call costs more than a small map's text); ``None``:
     the string escaper's or the encoder's (see :func:`_text_expr`). The path of every save."""
+    items: _FlatPlan | None = None
+    """A list of these records (:meth:`_Record.list_kind`, compiled): :func:`_flat_into` writes
+    its items into the enclosing record's pieces, joined once with them."""
 
 
 def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
@@ -185,7 +236,7 @@ def _read_scope(v: str, r: _Reader, where: str) -> VarScope:
         r.fail(where, exc.message)
 
 
-_parse_scope = lru_cache(maxsize=1024)(VarScope.parse)
+_parse_scope: Final = lru_cache(maxsize=1024)(VarScope.parse)
 """A log names the same few scopes over and over (one per player and lifetime)."""
 
 _new: Final = tuple.__new__
@@ -447,10 +498,17 @@ class _Record:
     compiled from the table, once per format version (and per ``without``).
     """
 
-    __slots__ = ("_layout", "_readers", "_texts", "_writers", "make")
+    __slots__ = ("_by_index", "_layout", "_plans", "_readers", "_texts", "_writers", "make")
 
-    def __init__(self, make: Callable[..., Any], *fields: _Field) -> None:
+    def __init__(
+        self, make: Callable[..., Any], *fields: _Field, by_index: tuple[type, tuple[str, ...]] | None = None
+    ) -> None:
         self.make = make
+        names: tuple[str, ...] | None = getattr(make, "_fields", None)
+        if by_index is None and isinstance(make, type) and issubclass(make, tuple) and names is not None:
+            by_index = (make, names)  # a named tuple is read by index
+        self._by_index: tuple[type | None, tuple[str, ...]] = by_index or (None, ())
+        """The class of the values :func:`_flat_into` reads by index, and its fields in order."""
         layout: list[tuple[str, _Field | list[_Field]]] = []
         groups: dict[str, list[_Field]] = {}
         for f in fields:
@@ -465,6 +523,7 @@ class _Record:
         self._readers: dict[int, Callable[[Any, _Reader, str], Any]] = {}
         self._writers: dict[tuple[str, ...], Callable[[Any], dict[str, Any]]] = {}
         self._texts: dict[tuple[str, ...], Callable[[Any], str]] = {}
+        self._plans: dict[tuple[str, ...], _FlatPlan] = {}
 
     def read(self, v: Any, r: _Reader, where: str, version: int = 0) -> Any:
         """The value of the JSON object ``v`` in format ``version`` (fields added later read their default).
@@ -487,11 +546,21 @@ class _Record:
         return write(value)
 
     def text(self, value: Any, without: tuple[str, ...] = ()) -> str:
-        """The encoder's JSON text of :meth:`write`'s object, field by field (no object built)."""
+        """The encoder's JSON text of :meth:`write`'s object, field by field (no object built);
+        compiled, by :func:`_flat_into` (one native loop, the pieces joined once)."""
+        if _NATIVE:
+            return _as_text(self.plan(without).text, lambda v: self.write(v, without), value)
         text = self._texts.get(without)
         if text is None:
             text = self._texts[without] = _dense_text_writer(self._layout, without)
         return _as_text(text, lambda v: self.write(v, without), value)
+
+    def plan(self, without: tuple[str, ...] = ()) -> _FlatPlan:
+        """The :func:`_flat_plan` of :meth:`text` (made once per ``without``)."""
+        plan = self._plans.get(without)
+        if plan is None:
+            plan = self._plans[without] = _flat_plan(self._layout, without, *self._by_index)
+        return plan
 
     def kind(self) -> _Kind:
         """This record as the kind of a field."""
@@ -502,7 +571,7 @@ class _Record:
         """A list of these records as the kind of a field."""
         read, write = _dense_reader(self.make, self._layout, 0), _dense_writer(self._layout, ())
         text = _dense_text_writer(self._layout, ())
-        plan = _flat_plan(self.make, self._layout) if _NATIVE else None
+        plan = self.plan() if _NATIVE else None
 
         def read_all(v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
             if where is _NO_PATH:
@@ -523,12 +592,12 @@ class _Record:
                 return "".join(out)
             return "[" + ",".join([text(x) for x in v]) + "]"
 
-        return _Kind("an array", list, read_all, write_all, text=text_all)
+        return _Kind("an array", list, read_all, write_all, text=text_all, items=plan)
 
 
 _Layout = tuple[tuple[str, "_Field | tuple[_Field, ...]"], ...]
 
-_NO_PATH = "".join(("<no ", "path>"))
+_NO_PATH: Final = "".join(("<no ", "path>"))
 """The ``where`` of a first read that builds no paths (compared by identity: no caller's string
 is this object); :meth:`_Record.read` reads again with the real path when it is refused."""
 
@@ -597,46 +666,126 @@ def _dense_reader(make: Callable[..., Any], layout: _Layout, version: int) -> Ca
     return _compiled("v, r, where", body, env)
 
 
-class _FlatPlan(NamedTuple):
-    """What :func:`_flat_into` writes for a record with no nested group (players, detours,
-    submissions), a named tuple ``cls``: per field its key's text, its attribute, its index in
-    ``cls``, its value's text (and :func:`_text_code`) and whether it is nullable."""
+class _Slot:
+    """One field of a record as the compiled loops write and read it (:func:`_flat_into`,
+    :meth:`_SparseRecord.native_into`, :meth:`_SparseRecord._read_one`): attribute reads of a
+    native object, where a table of tuples costs an unpacking (and an unboxing per number) for
+    every field of every record."""
 
-    cls: type
-    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]]
+    __slots__ = (
+        "attr",
+        "code",
+        "compare",
+        "empty",
+        "expected",
+        "head",
+        "index",
+        "items",
+        "json_type",
+        "nullable",
+        "per_item",
+        "read",
+        "read_code",
+        "strings",
+        "text",
+    )
+
+    def __init__(
+        self,
+        head: str,
+        attr: str,
+        index: int,
+        kind: _Kind,
+        text: Callable[[Any], str] | None,
+        empty: object = None,
+    ) -> None:
+        self.head = head
+        """The text before the value: its key, after what closes the field before."""
+        self.attr = attr
+        self.index = index
+        """The value's index in the record's tuple (``-1``: read by attribute only)."""
+        self.text = text
+        self.code = _text_code(text)
+        self.nullable = kind.nullable
+        self.items = None if kind.nullable else kind.items
+        self.empty = empty
+        """A sparse record's default: the field is left out at it (see :attr:`compare`)."""
+        self.compare = bool(empty)
+        """Left out when equal to :attr:`empty` (a true default), else when false."""
+        self.json_type = kind.json_type
+        self.expected = kind.expected
+        self.read = kind.read
+        self.read_code = _read_code(kind.read)
+        self.strings = 2 if kind.json_type is str else 1
+        """Strings of the field in JSON, its key included, besides its items (:attr:`per_item`)."""
+        self.per_item = 2 if kind.json_type is dict else 1 if kind.json_type is list else 0
+        """Strings per item of a map of strings (key and value) or a list of strings."""
 
 
-def _flat_plan(make: Callable[..., Any], layout: _Layout) -> _FlatPlan | None:
-    """The plan of a record whose value is the named tuple ``make``; ``None`` for any other record."""
-    names: tuple[str, ...] | None = getattr(make, "_fields", None)
-    if not (isinstance(make, type) and issubclass(make, tuple)) or names is None:
-        return None
-    fields: list[tuple[str, str, int, int, Callable[[Any], str], bool]] = []
+class _FlatPlan:
+    """What :func:`_flat_into` writes for a record (players, submissions, logs, snapshots): its
+    fields in order, each with the text before it, and the text closing the record. A value of
+    ``cls`` is read by index (an attribute read is a descriptor call)."""
+
+    __slots__ = ("close", "cls", "slots")
+
+    def __init__(self, cls: type | None, slots: list[_Slot], close: str) -> None:
+        self.cls = cls
+        self.slots = slots
+        self.close = close
+
+    def text(self, v: Any) -> str:
+        out: list[str] = []
+        _flat_into(out, self, v)
+        return "".join(out)
+
+
+def _flat_plan(
+    layout: _Layout, without: tuple[str, ...] = (), cls: type | None = None, names: tuple[str, ...] = ()
+) -> _FlatPlan:
+    """The plan of :func:`_dense_text_writer`'s text of a record (its fields in ``names``' order
+    are read by index from a value of ``cls``)."""
+    slots: list[_Slot] = []
+    sep = "{"
     for key, spec in layout:
-        if not isinstance(spec, _Field):
-            return None
-        kind = spec.kind
-        text = _text_fn(kind._replace(nullable=False))
-        head = ("," if fields else "{") + _encode(key) + ":"
-        fields.append((head, spec.attr, names.index(spec.attr), _text_code(text), text, kind.nullable))
-    return _FlatPlan(make, fields)
+        if isinstance(spec, _Field):
+            if key in without:
+                continue
+            fields = [(spec, sep + _encode(key) + ":")]
+            sep = ","
+        else:
+            first = sep + _encode(key) + ":{"
+            fields = [(f, (first if i == 0 else ",") + _encode(f.key) + ":") for i, f in enumerate(spec)]
+            sep = "},"
+        for f, head in fields:
+            index = names.index(f.attr) if f.attr in names else -1
+            slots.append(_Slot(head, f.attr, index, f.kind, _text_fn(f.kind._replace(nullable=False))))
+    return _FlatPlan(cls, slots, "}}" if sep == "}," else "}")
 
 
 def _flat_into(out: list[str], plan: _FlatPlan, v: Any) -> None:
-    """Append the pieces of :func:`_dense_text_writer`'s string for a record without groups to
-    ``out`` (a list of records is joined once), by a loop over ``plan``: compiled (mypyc) the loop
+    """Append the pieces of :func:`_dense_text_writer`'s string for a record to ``out`` (a record
+    and its lists of records are joined once), by a loop over ``plan``: compiled (mypyc) the loop
     is native, where the generated writer stays interpreted. It writes and refuses exactly what
-    that writer does (a value not of its kind raises). A value of the record's own class is read
-    by index (an attribute read is a descriptor call)."""
+    that writer does (a value not of its kind raises)."""
     by_index = type(v) is plan.cls
-    for key, attr, i, code, text, nullable in plan.fields:
-        x = v[i] if by_index else getattr(v, attr)
-        out.append(key)
-        if nullable and x is None:
+    t: tuple[Any, ...] = v if by_index else ()
+    for s in plan.slots:
+        x = t[s.index] if by_index else getattr(v, s.attr)
+        out.append(s.head)
+        items = s.items
+        if items is not None:
+            out.append("[")
+            for n, item in enumerate(x):
+                if n:
+                    out.append(",")
+                _flat_into(out, items, item)
+            out.append("]")
+        elif s.nullable and x is None:
             out.append("null")
         else:
-            _coded_into(out, code, text, x)
-    out.append("}")
+            _coded_into(out, s.code, s.text, x)
+    out.append(plan.close)
 
 
 def _dense_writer(layout: _Layout, without: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
@@ -711,10 +860,8 @@ class _SparseRecord:
         self._cls = cls
         self._keys = names
         self._defaults = tuple(defaults.get(k) for k in names)
-        self._by_key = {
-            k: (i, kind.json_type, kind.read, kind.expected, _read_code(kind.read))
-            for i, (k, kind) in enumerate(fields)
-        }
+        self._by_key = {k: _Slot("", k, i, kind, None) for i, (k, kind) in enumerate(fields)}
+        """Each field by its JSON key, for :meth:`_read_one`."""
         self._nonempty = names.index(nonempty)
         self._fields = fields
         self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
@@ -741,16 +888,14 @@ class _SparseRecord:
         self.text: Callable[[tuple[Any, ...]], str] = self._text_writer()
         """The JSON text of one record: ``_encode(write(v))`` without building the object."""
         self._head = "{" + _encode(self._keys[self._nonempty]) + ":"
-        self._plan: list[tuple[int, str, int, Callable[[Any], str] | None, Any]] = []
-        """What :meth:`native_into` writes after the non-empty field: per field its index, its key's
-        text, its value's text (``None``: a flag, written ``true``) and its :func:`_text_code`, and
-        its default when that is true."""
+        self._plan: list[_Slot] = []
+        """What :meth:`native_into` writes after the non-empty field (a flag's text ``None``: ``true``)."""
         for i, (k, kind) in enumerate(fields):
             if i != self._nonempty:
                 text: Callable[[Any], str] | None = None
                 if kind.json_type is not bool:
                     text = _text_fn(kind)
-                self._plan.append((i, "," + _encode(k) + ":", _text_code(text), text, self._defaults[i] or None))
+                self._plan.append(_Slot("," + _encode(k) + ":", k, i, kind, text, self._defaults[i]))
 
     def _text_writer(self) -> Callable[[tuple[Any, ...]], str]:
         """The text of :attr:`write`'s object, field by field: a flag as ``true``, any other
@@ -783,11 +928,14 @@ class _SparseRecord:
         the generated writer does (a value not of its kind raises TypeError or AttributeError)."""
         out.append(self._head)
         out.append(_quoted(v[self._nonempty]))
-        for i, key, code, text, default in self._plan:
-            x = v[i]
-            if (x != default) if default is not None else x:
-                out.append(key)
-                _coded_into(out, code, text, x)
+        for f in self._plan:
+            x = v[f.index]
+            empty = f.empty
+            if x is empty:  # the usual case, the default object itself: no comparison called
+                continue
+            if (x != empty) if f.compare else x:
+                out.append(f.head)
+                _coded_into(out, f.code, f.text, x)
         out.append("}")
 
     def read_all(self, v: list[Any], r: _Reader, where: str) -> tuple[Any, ...]:
@@ -869,14 +1017,15 @@ class _SparseRecord:
             got = by_key.get(k)
             if got is None:
                 r.fail(f"{where}[{n}]", f"unknown field {k!r}")
-            i, json_type, read, expected, code = got
-            if type(x) is not json_type:
-                r.fail(f"{where}[{n}].{k}", f"expected {expected}")
+            read = got.read
+            if type(x) is not got.json_type:
+                r.fail(f"{where}[{n}].{k}", f"expected {got.expected}")
+            r.strings += got.strings + got.per_item * len(cast(Any, x)) if got.per_item else got.strings
             if read is None:
-                vals[i] = x
+                vals[got.index] = x
                 continue
             try:  # no path built unless the value is refused
-                vals[i] = _read_known(code, read, x, r)
+                vals[got.index] = _read_known(got.read_code, read, x, r)
             except GameError:
                 read(x, r, f"{where}[{n}].{k}")  # raises the same fault, with its path
                 raise
@@ -1020,6 +1169,14 @@ class GameLog:
     @classmethod
     def from_json(cls, data: bytes | str) -> GameLog:
         """Decode and shape-check; raises :class:`InvalidLog`."""
+        if _NATIVE and type(data) is bytes:  # a log read without the duplicate-key hook (see _saved_log)
+            try:
+                text = str(data, "utf-8")
+            except UnicodeDecodeError:
+                text = ""
+            got = _saved_log(text, 0) if text.startswith("{") else None
+            if got is not None and got[1] == len(text):
+                return got[0]
         return cls.from_dict(read_json(data, InvalidLog))
 
 
@@ -1159,7 +1316,39 @@ _SNAPSHOT = _Record(
     _Field("pending", "pending", _PENDING),
     _Field("queue", "turns", _STRS, group="turns"),
     _Field("delayed", "delayed", _STRS, group="turns"),
+    by_index=(tuple, _SNAPSHOT_FIELDS),  # a tuple of every field's value, as board_snapshot takes them
 )
+
+
+def _head_strings(layout: _Layout) -> int:
+    """How many strings the JSON object of a record holds besides its lists' items: its keys and
+    its string values (a record whose other fields are numbers and lists, in groups or not)."""
+    n = 0
+    for _, spec in layout:
+        fields = (spec,) if isinstance(spec, _Field) else spec
+        n += 1 + (0 if isinstance(spec, _Field) else len(spec)) + sum(f.kind.json_type is str for f in fields)
+    return n
+
+
+_LOG_HEAD_STRINGS: Final = _head_strings(_LOG._layout)
+
+
+def _saved_log(text: str, start: int) -> tuple[GameLog, int] | None:
+    """The log whose JSON begins at ``text[start]``, and where it ends, read without the
+    duplicate-key hook (compiled: the hook is a Python call per object); ``None`` for anything
+    the strict reader must decide: no log there, or no proof that no key repeats.
+
+    The proof is :func:`_no_repeated_key`'s, the strings counted as the log is read (its reader
+    only accepts the strings, maps and lists of strings that its counts assume)."""
+    r = _Reader(InvalidLog)
+    try:
+        v, end = _scan_plain(text, start)
+        log: GameLog = _LOG.read(v, r, "log")
+    except (StopIteration, ValueError, RecursionError, GameError):
+        return None
+    if text.count('"', start, end) != 2 * (_LOG_HEAD_STRINGS + r.strings):
+        return None
+    return log, end
 
 
 _SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
@@ -1167,6 +1356,8 @@ _SAVED_HEAD = f'{{"version":{SNAPSHOT_VERSION},"log":'
 _scan: Final = make_scanner(_STRICT)  # type: ignore[arg-type]  # typeshed names the wrong context type
 """A scanner of the strict reader: the JSON value at an index and where it ends (``raw_decode``
 without its interpreted frame; ``StopIteration`` where no value begins)."""
+_scan_plain: Final = make_scanner(_PLAIN)  # type: ignore[arg-type]
+""":data:`_scan` of :data:`_PLAIN`."""
 _PENDING_AT = ',"pending":'
 _NO_PENDING = _PENDING_AT + '[],"turns":'
 """Where a snapshot without pending submissions says so: its last occurrence is the top-level
@@ -1206,8 +1397,12 @@ class SavedSnapshot:
             return None
         if not text.startswith(_SAVED_HEAD):
             return None
+        start = len(_SAVED_HEAD)
+        got = _saved_log(text, start) if _NATIVE else None
+        if got is not None:
+            return cls(got[0], text, got[1])
         try:
-            v, end = _scan(text, len(_SAVED_HEAD))
+            v, end = _scan(text, start)
             log: GameLog = _LOG.read(v, _Reader(InvalidSnapshot), "snapshot.log")
         except (StopIteration, ValueError, RecursionError, GameError):
             return None
@@ -1217,13 +1412,15 @@ class SavedSnapshot:
         """The whole snapshot, as :meth:`Snapshot.from_json` reads it (raising its errors)."""
         return Snapshot.from_json(self.text)
 
-    def pending_if(self, board: Snapshot) -> tuple[SkillUse, ...] | None:
-        """The pending submissions, when the text is exactly ``board``'s (a snapshot with this
-        log and none pending) with them in place; ``None`` when any other byte differs.
+    def pending_if(self, board: tuple[Any, ...]) -> tuple[SkillUse, ...] | None:
+        """The pending submissions, when the text is exactly the text of the snapshot
+        ``board_snapshot(board)`` (with this log and none pending) with them in place; ``None``
+        when any other byte differs.
 
         Then :meth:`full` would read ``board``'s fields back (a snapshot's text reads back as
-        the value written), and pending as read here (the same strict reader)."""
-        expected = _SNAPSHOT.text(board, _HEAD)
+        the value written), and pending as read here (the same strict reader). Compiled, the
+        text is written from the values themselves (no snapshot built)."""
+        expected = _SNAPSHOT.text(board if _NATIVE else board_snapshot(board), _HEAD)
         cut = expected.rfind(_NO_PENDING)
         if cut < 0:
             return None

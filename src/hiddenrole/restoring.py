@@ -9,7 +9,7 @@ board back when an extension point raises midway through a step.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from .effects import EMPTY_MAP, Effect, SkillUse, checked_effect, frozen_map
 from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
@@ -142,24 +142,26 @@ class Restoring(Transitions):
 
     def _snapshot(self, log: GameLog | None = None) -> Snapshot:
         """This engine's snapshot; with ``log`` (this engine's own log, decoded), that log in it."""
+        return board_snapshot(self._snapshot_fields(log))
+
+    def _snapshot_fields(self, log: GameLog | None) -> tuple[Any, ...]:
+        """The fields of :meth:`_snapshot`, in order."""
         s = self._state
-        return board_snapshot(
-            (
-                self._game_log() if log is None else log,
-                s.phase,
-                s.round,
-                frozen_map(s.vars),
-                dict(sorted(s.actors.items())),
-                s.winners,
-                s.all_players(),  # the board's kept tuple of every record, in seat order
-                tuple(s.detours),
-                frozen_map(s.round_vars),
-                tuple(self._pending),
-                tuple(s.turns),
-                s.delayed,
-                s.held,
-                SNAPSHOT_VERSION,
-            )
+        return (
+            self._game_log() if log is None else log,
+            s.phase,
+            s.round,
+            frozen_map(s.vars),
+            dict(sorted(s.actors.items())),
+            s.winners,
+            s.all_players(),  # the board's kept tuple of every record, in seat order
+            tuple(s.detours),
+            frozen_map(s.round_vars),
+            tuple(self._pending),
+            tuple(s.turns),
+            s.delayed,
+            s.held,
+            SNAPSHOT_VERSION,
         )
 
     def _rebuild(self) -> None:
@@ -225,7 +227,7 @@ class Restoring(Transitions):
         engine is left half-loaded, for the caller to reset."""
         try:
             self._replay(saved.log.effects, saved.log.well_typed)
-            pending = saved.pending_if(self._snapshot(saved.log))
+            pending = saved.pending_if(self._snapshot_fields(saved.log))
             if pending is None:
                 return False
             self._load_pending(pending)

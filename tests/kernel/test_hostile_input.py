@@ -8,6 +8,7 @@ survive every visit, handlers see events in log order, and one strict JSON reade
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -267,6 +268,50 @@ def test_read_json_names_the_fault_with_the_callers_error(text: str, message: st
         hr.read_json(text.encode(), hr.InvalidLog)
     assert caught.value.code == "INVALID_EFFECT_LOG"
     assert caught.value.message.startswith("malformed JSON: " + message)
+
+
+@pytest.mark.parametrize(
+    ("text", "proved"),
+    [
+        ('{"a":1,"a":2}', False),
+        ('{"a":"x","b":{"c":"y","c":"y"}}', False),
+        ('[{"k":"v"},{"k":"v","k":"v"}]', False),
+        ('{"a":"\\"","a":"x"}', False),  # an escaped quote does not hide the repeated key
+        ('{"a":{"b":["c","d"]},"a":{}}', False),
+        ('{"a":"\\"","b":"x"}', False),  # no key repeated, but an escaped quote: not proved
+        ('{"a":["x",{"y":"z"}],"b":true,"c":null,"d":[],"e":{}}', True),
+        ('{"a\\u0041":"b"}', True),
+        ("[]", True),
+    ],
+)
+def test_the_quote_count_proves_no_key_is_repeated(text: str, proved: bool) -> None:
+    """A compiled kernel reads JSON without the duplicate-key hook when the quotes of the text
+    are twice the strings of the value read (a repeated key drops at least its own string)."""
+    from hiddenrole import persistence
+
+    value = persistence._PLAIN.decode(text)
+    assert persistence._no_repeated_key(text, 0, len(text), value) is proved
+    raw = _two_phase_engine()[0].snapshot().to_json().decode()
+    assert persistence._no_repeated_key(raw, 0, len(raw), json.loads(raw))
+
+
+def test_read_json_answers_as_the_strict_reader_at_any_depth() -> None:
+    """Near the recursion limit too: the compiled kernel's proof walks the value it read."""
+
+    from hiddenrole import persistence
+
+    def outcome(read: Any, text: str) -> Any:
+        try:
+            return read(text)
+        except hr.InvalidArgument as exc:
+            return exc.message.removeprefix("malformed JSON: ")
+        except (ValueError, RecursionError) as exc:
+            return str(exc)
+
+    limit = sys.getrecursionlimit()
+    for depth in range(limit - 60, limit + 20, 3):
+        text = '{"a":' * depth + '"x"' + "}" * depth
+        assert outcome(hr.read_json, text) == outcome(persistence._STRICT.decode, text)
 
 
 def test_read_json_reads_any_valid_spelling_as_the_canonical_one() -> None:

@@ -8,6 +8,7 @@ cache for a log older than the last save, and seating out of id order.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import types
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ import pytest
 import hiddenrole as hr
 from hiddenrole.games import redblue
 
-from .small_games import mini_rules, rich_engine, snap_bytes
+from .small_games import KILL, finished_mini, mini_rules, rich_engine, snap_bytes, started_mini
 
 Path = tuple[str | int, ...]
 
@@ -237,9 +238,9 @@ def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
         (persistence._DETOUR, (*snap.detours, hr.Detour("p\u00e9", "P"))),
         (persistence._SKILL_USE, snap.pending),
     ):
-        plan = persistence._flat_plan(record.make, record._layout)
+        plan = record.plan()
         generated = persistence._dense_text_writer(record._layout, ())
-        assert plan is not None and values
+        assert values
         for v in values:
             assert flat_text(plan, v) == generated(v)
             # a value of another class is read by attribute, as the generated writer reads it
@@ -250,8 +251,39 @@ def test_the_native_record_writer_writes_what_the_generated_one_does() -> None:
         for write in (generated, lambda v, plan=plan: flat_text(plan, v)):
             with pytest.raises((TypeError, AttributeError)):
                 write(bad)
-    snapshot = persistence._SNAPSHOT
-    assert persistence._flat_plan(snapshot.make, snapshot._layout) is None  # a record with groups
+
+
+@pytest.mark.parametrize("name", ["detour", "finished", "pending"])
+def test_the_native_writer_of_records_with_groups_writes_what_the_generated_one_does(name: str) -> None:
+    """A compiled kernel writes a snapshot's board (and a log's head) with ``_flat_into`` too, its
+    groups (``round_context``, ``turns``, ``rules``) and lists of records (players) inline, read by
+    attribute from the snapshot or by index from the tuple of its fields: the generated writer's text."""
+    from hiddenrole import persistence
+
+    engine = {"detour": rich_engine, "finished": finished_mini, "pending": started_mini}[name]()
+    if name == "pending":
+        engine.submit("w1", KILL, ["v1"])
+    snap = engine.snapshot()
+    for record, value, without in (
+        (persistence._SNAPSHOT, snap, persistence._HEAD),
+        (persistence._SNAPSHOT, snap, ()),
+        (persistence._LOG, snap.log, persistence._EFFECTS),
+    ):
+        plan = persistence._flat_plan(record._layout, without, *record._by_index)
+        assert plan.text(value) == persistence._dense_text_writer(record._layout, without)(value)
+    fields = tuple(getattr(snap, f) for f in persistence._SNAPSHOT_FIELDS)
+    plan = persistence._SNAPSHOT.plan(persistence._HEAD)
+    assert (
+        plan.text(fields)
+        == plan.text(snap)
+        == persistence._dense_text_writer(persistence._SNAPSHOT._layout, persistence._HEAD)(snap)
+    )
+    bad = dataclasses.replace(snap, players=(*snap.players[:-1], snap.players[-1]._replace(id=5)))  # type: ignore[arg-type]
+    with pytest.raises((TypeError, AttributeError)):
+        plan.text(bad)
+    assert persistence._SNAPSHOT.text(bad, persistence._HEAD) == persistence._encode(
+        persistence._SNAPSHOT.write(bad, persistence._HEAD)
+    )
 
 
 def test_kept_escapes_are_the_escapers_own() -> None:
