@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import hiddenrole as hr
+from hiddenrole.compiled import base_of
 
 from .small_games import (
     CHECK,
@@ -289,7 +290,7 @@ def test_with_game_setup_runs_its_own_setup_and_equals_the_value_built_afresh() 
     assert engine.var(hr.GAME, "laid") == ""
     first = base.with_game_setup(_laying("one"))
     second = first.with_game_setup(_laying("two"))  # a copy of a copy: derived from the base too
-    assert hr.rules.base_of(first) is base and hr.rules.base_of(second) is base and hr.rules.base_of(base) is None
+    assert base_of(first) is base and base_of(second) is base and base_of(base) is None
     assert started_mini(first).var(hr.GAME, "laid") == "one"
     assert started_mini(second).var(hr.GAME, "laid") == "two"
     assert started_mini(base).var(hr.GAME, "laid") == ""
