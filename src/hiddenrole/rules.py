@@ -251,10 +251,10 @@ class Bound:
     """Rules normalised to plain callables once, so the hot paths do no lookups."""
 
     __slots__ = (
+        "_logger",
         "audience",
         "game_setup",
         "interceptors",
-        "logger",
         "resolvers",
         "role_info",
         "role_setup",
@@ -279,7 +279,14 @@ class Bound:
         self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
         self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
         self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
-        self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")
+        self._logger = rules.logger
+
+    @property
+    def logger(self) -> logging.Logger:
+        """The rules' logger, else the library's, looked up when first needed: only an error path
+        logs, and a process's first ``getLogger("hiddenrole")`` builds the logger (about 100k
+        instructions, which the first game compiled its rules for paid before)."""
+        return self._logger if self._logger is not None else logging.getLogger("hiddenrole")
 
 
 _VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}
