@@ -316,6 +316,15 @@ def test_with_game_setup_refuses_a_setup_that_cannot_run() -> None:
         mini_rules().with_game_setup(object())  # type: ignore[arg-type]
 
 
+def test_with_game_setup_refuses_rules_no_engine_could_run() -> None:
+    # The copy's compiled form is made with it, from the original's: what an engine would refuse.
+    broken = mini_rules(resolvers={})
+    with pytest.raises(hr.InvalidPhase):
+        hr.Engine(broken)
+    with pytest.raises(hr.InvalidPhase):
+        broken.with_game_setup(_laying("x"))
+
+
 def test_interceptors_given_as_a_list_keep_their_order() -> None:
     seen: list[str] = []
     order = [_tagger(t, seen) for t in "zyx"]
