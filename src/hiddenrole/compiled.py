@@ -10,15 +10,25 @@ kept the same way per Config object, so Rules values that share a Config share i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
-from .config import Config, PhaseConfig, PhaseStep, by_identity
+from .config import Config, PhaseConfig, PhaseStep, by_identity, keep_by_identity
 from .errors import InvalidPhase
-from .rules import Bound, Rules, _fn, base_of
+from .rules import Bound, GameSetupLike, Rules, _fn
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
-__all__ = ["CompiledRules", "PhaseTable", "Requirement", "Shape", "SubmitStep", "compiled"]
+__all__ = [
+    "CompiledRules",
+    "PhaseTable",
+    "Requirement",
+    "Shape",
+    "SubmitStep",
+    "base_of",
+    "compiled",
+    "with_game_setup",
+]
 
 
 class Requirement:
@@ -201,11 +211,12 @@ class CompiledRules:
     """The rules' callables, plus the shape of their config.
 
     :attr:`game_setup` is the rules' own game setup as a plain callable. A copy made by
-    :meth:`Rules.with_game_setup` shares everything else with its base, :attr:`bound` included
-    (whose ``game_setup`` is then the base's, never read): One Night makes one copy per centre
-    dealt, and copying the pure-Python :class:`Bound` cost about 13k instructions per new deal."""
+    :func:`with_game_setup` (:meth:`Rules.with_game_setup`) gets its compiled form at once, built
+    from its base's: everything is shared but the game setup, :attr:`bound` included (whose
+    ``game_setup`` is then the base's, never read). One Night makes one copy per centre dealt."""
 
     __slots__ = (
+        "base",
         "bound",
         "cfg",
         "compound",
@@ -221,16 +232,22 @@ class CompiledRules:
         "victory",
     )
 
-    def __init__(self, rules: Rules) -> None:
-        base = base_of(rules)
-        if base is None:
-            self.bound = Bound(rules)
-            self.game_setup: Callable[..., Any] | None = self.bound.game_setup
+    def __init__(
+        self, rules: Rules, known: CompiledRules | None = None, setup: Callable[..., Any] | None = None
+    ) -> None:
+        """The compiled form of ``rules``; with ``known`` (``rules``' own compiled form), that of a
+        copy of ``rules`` whose game setup is ``setup`` (see :func:`with_game_setup`)."""
+        if known is None:
+            self.base: Rules | None = None
+            """The value ``rules`` was copied from by :func:`with_game_setup` (the first, for a copy
+            of a copy); ``None`` for a value built afresh."""
+            b = self.bound = Bound(rules)
+            self.game_setup: Callable[..., Any] | None = b.game_setup
             cfg: Config = rules.config
             self.cfg = cfg
             shape = by_identity(_SHAPES, cfg, Shape)
             for name in shape.tables:
-                if name not in self.bound.resolvers:
+                if name not in b.resolvers:
                     raise InvalidPhase(f"phase {name!r} has no resolver")
             self.compound = shape.compound
             self.tables = shape.tables
@@ -238,26 +255,30 @@ class CompiledRules:
             self.plans = shape.plans
             self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
             """How errors name each phase's resolver (built once, not per call)."""
+            # What every engine copies into its own fields, kept here as native fields: read through
+            # the pure-Python Bound, each is a generic attribute lookup, five per engine built.
+            self.usable = b.usable
+            self.victory = b.victory
+            self.resolvers = b.resolvers
+            self.interceptors = b.interceptors
+            self.role_setup = b.role_setup
         else:
-            # A copy with another game setup (:meth:`Rules.with_game_setup`): the rest is the base's.
-            known = compiled(base)
+            # A copy with another game setup (``setup``, already a plain callable): the rest is
+            # ``known``'s, read from its native fields.
+            self.base = known.base if known.base is not None else rules
             self.bound = known.bound
-            setup = rules.game_setup
-            self.game_setup = None if setup is None else _fn(setup, "setup", "game setup")
+            self.game_setup = setup
             self.cfg = known.cfg
             self.compound = known.compound
             self.tables = known.tables
             self.paths = known.paths
             self.plans = known.plans
             self.resolver_names = known.resolver_names
-        # What every engine copies into its own fields, kept here as native fields: read through
-        # the pure-Python Bound, each is a generic attribute lookup, five per engine built.
-        b = self.bound
-        self.usable = b.usable
-        self.victory = b.victory
-        self.resolvers = b.resolvers
-        self.interceptors = b.interceptors
-        self.role_setup = b.role_setup
+            self.usable = known.usable
+            self.victory = known.victory
+            self.resolvers = known.resolvers
+            self.interceptors = known.interceptors
+            self.role_setup = known.role_setup
 
 
 _SHAPES: dict[int, tuple[Callable[[], Any], Any]] = {}
@@ -269,3 +290,38 @@ _CACHE: dict[int, tuple[Callable[[], Any], Any]] = {}
 def compiled(rules: Rules) -> CompiledRules:
     """The compiled form of ``rules``, built on first use and shared while ``rules`` lives."""
     return by_identity(_CACHE, rules, CompiledRules)
+
+
+_set_field: Final = object.__setattr__
+"""How a frozen Rules copy gets its fields (its own ``__setattr__`` refuses)."""
+_COPIED: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "game_setup")
+"""The fields a :func:`with_game_setup` copy takes from its original."""
+
+
+def with_game_setup(rules: Rules, game_setup: GameSetupLike | None) -> Rules:
+    """:meth:`Rules.with_game_setup`: a copy of ``rules`` with ``game_setup`` in place of its own,
+    and the copy's compiled form, made at once from ``rules``' (compiled first if it is not yet).
+
+    Everything else was checked with ``rules``, so the copy skips ``Rules.__post_init__``, and its
+    compiled form shares all but the game setup: a new deal costs one game setup, not a whole
+    ruleset. Compiled, not in the pure-Python rules module: One Night copies per centre dealt, and
+    the copy's field loop and the two registrations by identity were about 60k instructions as
+    Python (a fresh centre is most of a short benchmark's deals)."""
+    setup = None if game_setup is None else _fn(game_setup, "setup", "game setup")
+    known = compiled(rules)
+    copy: Rules = object.__new__(Rules)
+    for name in _COPIED:
+        _set_field(copy, name, getattr(rules, name))
+    _set_field(copy, "game_setup", game_setup)
+    keep_by_identity(_CACHE, copy, CompiledRules(rules, known, setup))
+    return copy
+
+
+def base_of(rules: Rules) -> Rules | None:
+    """The value ``rules`` was copied from by :func:`with_game_setup` (the first, for a copy of a
+    copy), else ``None``: the two differ in their game setup alone."""
+    hit = _CACHE.get(id(rules))
+    if hit is None or hit[0]() is not rules:
+        return None
+    found: CompiledRules = hit[1]
+    return found.base

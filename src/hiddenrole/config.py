@@ -28,7 +28,7 @@ from .vocab import (
     TurnOrder,
 )
 
-__all__ = ["STRONG_CACHE_SIZE", "Config", "PhaseConfig", "PhaseStep", "by_identity"]
+__all__ = ["STRONG_CACHE_SIZE", "Config", "PhaseConfig", "PhaseStep", "by_identity", "keep_by_identity"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,11 +374,16 @@ def by_identity(cache: dict[int, tuple[Callable[[], Any], Any]], key_obj: _K, bu
     and equal-but-distinct values simply build once each). What the kernel derives from a
     frozen Config or Rules value is kept here, never written into the value. No lock: dict
     reads and writes are atomic, and a race at worst builds the same value twice (one is kept)."""
-    key = id(key_obj)
-    hit = cache.get(key)
+    hit = cache.get(id(key_obj))
     if hit is not None and hit[0]() is key_obj:
         return cast(_V, hit[1])
-    value = build(key_obj)  # may raise: nothing is cached then
+    return keep_by_identity(cache, key_obj, build(key_obj))  # build may raise: nothing is cached then
+
+
+def keep_by_identity(cache: dict[int, tuple[Callable[[], Any], Any]], key_obj: _K, value: _V) -> _V:
+    """Keep ``value`` in ``cache`` for ``key_obj`` while it lives (see :func:`by_identity`), and
+    return it: for a value made together with its key (a Rules copy's compiled form)."""
+    key = id(key_obj)
 
     def forget(ref: weakref.ref[Any]) -> None:
         # A weakref callback may run during any allocation, so it takes no lock; an id

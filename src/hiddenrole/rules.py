@@ -24,7 +24,6 @@ from .vocab import Camp, PhaseType, RoleType, SkillType
 
 __all__ = [
     "Rules",
-    "base_of",
     "Resolver",
     "VictoryChecker",
     "RoleSetup",
@@ -223,19 +222,15 @@ class Rules:
         per deal only in what the start lays (One Night's centre cards) builds for each deal.
 
         Everything else was checked with this value, so the copy skips ``__post_init__``, and
-        the engine derives the copy's compiled form from this value's (:func:`base_of`): a new
-        deal costs one game setup, not a whole ruleset. Equal to the Rules value built afresh.
+        its compiled form is made at once from this value's (:func:`hiddenrole.compiled.with_game_setup`,
+        compiled code): a new deal costs one game setup, not a whole ruleset. Equal to the Rules
+        value built afresh. Raises what an engine of this value would if it cannot run.
         """
-        if game_setup is not None:
-            _fn(game_setup, "setup", "game setup")
-        base = base_of(self)
-        root = self if base is None else base
-        copy: Rules = object.__new__(Rules)
-        for name in _FIELD_NAMES:
-            object.__setattr__(copy, name, getattr(self, name))
-        object.__setattr__(copy, "game_setup", game_setup)
-        by_identity(_BASES, copy, lambda _: root)
-        return copy
+        if not _COPY_WITH_SETUP:  # imported on first use: the compiled module imports this one
+            from .compiled import with_game_setup
+
+            _COPY_WITH_SETUP.append(with_game_setup)
+        return _COPY_WITH_SETUP[0](self, game_setup)
 
     def with_interceptors(self, *interceptors: InterceptorLike) -> Rules:
         """A copy with ``interceptors`` appended after the existing ones (run in order)."""
@@ -247,30 +242,19 @@ class Rules:
         return (self.name, self.version)
 
 
-_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
-
-_BASES: dict[int, tuple[Callable[[], Any], Any]] = {}
-"""The value each :meth:`Rules.with_game_setup` copy was made from (by identity, dropped with the copy)."""
-
-
-def base_of(rules: Rules) -> Rules | None:
-    """The value ``rules`` was copied from by :meth:`Rules.with_game_setup` (the first, for a
-    copy of a copy), else ``None``: the two differ in their game setup alone."""
-    hit = _BASES.get(id(rules))
-    if hit is None or hit[0]() is not rules:
-        return None
-    base: Rules = hit[1]
-    return base
+_COPY_WITH_SETUP: list[Callable[[Rules, GameSetupLike | None], Rules]] = []
+""":func:`hiddenrole.compiled.with_game_setup`, once imported (an import statement run per call costs
+about 10k instructions: most of a copy's cost)."""
 
 
 class Bound:
     """Rules normalised to plain callables once, so the hot paths do no lookups."""
 
     __slots__ = (
+        "_logger",
         "audience",
         "game_setup",
         "interceptors",
-        "logger",
         "resolvers",
         "role_info",
         "role_setup",
@@ -295,7 +279,14 @@ class Bound:
         self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
         self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
         self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
-        self.logger = rules.logger if rules.logger is not None else logging.getLogger("hiddenrole")
+        self._logger = rules.logger
+
+    @property
+    def logger(self) -> logging.Logger:
+        """The rules' logger, else the library's, looked up when first needed: only an error path
+        logs, and a process's first ``getLogger("hiddenrole")`` builds the logger (about 100k
+        instructions, which the first game compiled its rules for paid before)."""
+        return self._logger if self._logger is not None else logging.getLogger("hiddenrole")
 
 
 _VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}

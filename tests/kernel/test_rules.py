@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import hiddenrole as hr
+from hiddenrole.compiled import base_of
 
 from .small_games import (
     CHECK,
@@ -289,7 +290,7 @@ def test_with_game_setup_runs_its_own_setup_and_equals_the_value_built_afresh() 
     assert engine.var(hr.GAME, "laid") == ""
     first = base.with_game_setup(_laying("one"))
     second = first.with_game_setup(_laying("two"))  # a copy of a copy: derived from the base too
-    assert hr.rules.base_of(first) is base and hr.rules.base_of(second) is base and hr.rules.base_of(base) is None
+    assert base_of(first) is base and base_of(second) is base and base_of(base) is None
     assert started_mini(first).var(hr.GAME, "laid") == "one"
     assert started_mini(second).var(hr.GAME, "laid") == "two"
     assert started_mini(base).var(hr.GAME, "laid") == ""
@@ -313,6 +314,15 @@ def play_until_hunter_detour_under(rules: hr.Rules) -> hr.Engine:
 def test_with_game_setup_refuses_a_setup_that_cannot_run() -> None:
     with pytest.raises(hr.InvalidConfig):
         mini_rules().with_game_setup(object())  # type: ignore[arg-type]
+
+
+def test_with_game_setup_refuses_rules_no_engine_could_run() -> None:
+    # The copy's compiled form is made with it, from the original's: what an engine would refuse.
+    broken = mini_rules(resolvers={})
+    with pytest.raises(hr.InvalidPhase):
+        hr.Engine(broken)
+    with pytest.raises(hr.InvalidPhase):
+        broken.with_game_setup(_laying("x"))
 
 
 def test_interceptors_given_as_a_list_keep_their_order() -> None:

@@ -44,6 +44,23 @@ def _lone_wolf(player_id: str) -> hr.Effect:
     return got
 
 
+MAX_LAID_CARDS = 64
+"""How many cards per centre slot :func:`_lay` remembers (a bound: the box has 11 roles)."""
+_LAID: Final[tuple[dict[str, hr.Effect], dict[str, hr.Effect], dict[str, hr.Effect]]] = ({}, {}, {})
+
+
+def _lay(slot: int, card: hr.RoleType) -> hr.Effect:
+    """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable, and
+    each new centre dealt (most deals of a fresh process) would otherwise build three."""
+    known = _LAID[slot]
+    got = known.get(card)
+    if got is None:
+        got = hr.set_var(hr.GAME, _CENTER_KEYS[slot], card)
+        if len(known) < MAX_LAID_CARDS:
+            known[card] = got
+    return got
+
+
 class GameSetup:
     """Lays the centre cards and lets only a lone werewolf peek, once players are seated.
 
@@ -55,11 +72,7 @@ class GameSetup:
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
         c0, c1, c2 = center
-        self._laid = (
-            hr.set_var(hr.GAME, _CENTER_KEYS[0], c0),
-            hr.set_var(hr.GAME, _CENTER_KEYS[1], c1),
-            hr.set_var(hr.GAME, _CENTER_KEYS[2], c2),
-        )
+        self._laid = (_lay(0, c0), _lay(1, c1), _lay(2, c2))
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
         players = view.all_players()

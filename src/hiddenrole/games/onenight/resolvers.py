@@ -111,11 +111,14 @@ _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
 _VOTE: Final = frozenset((VOTE,))
+_SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
+"""The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
+``hr.GAME``, which mypyc cannot type here at import."""
 
 MAX_SCOPES = 4096
 """How many players' game scopes :func:`_scope` (and names :func:`_key`) remembers (a bound: beyond it
 they are built afresh)."""
-_SCOPES: dict[str, hr.VarScope] = {}
+_SCOPES: Final[dict[str, hr.VarScope]] = {}  # Final: compiled, a static, not a module dict lookup
 
 
 def _scope(player_id: str) -> hr.VarScope:
@@ -129,9 +132,9 @@ def _scope(player_id: str) -> hr.VarScope:
     return got
 
 
-_CENTER_KEYS: dict[str, str] = {}
-_LEARN_CENTER_KEYS: dict[str, str] = {}
-_LEARN_PLAYER_KEYS: dict[str, str] = {}
+_CENTER_KEYS: Final[dict[str, str]] = {}
+_LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
+_LEARN_PLAYER_KEYS: Final[dict[str, str]] = {}
 
 
 def _key(known: dict[str, str], make: Callable[[str], str], name: str) -> str:
@@ -350,16 +353,17 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     if top <= 1:
         out.append(hr.event(NO_ONE_DIES, data=count))
     else:
-        dead = sorted(p for p, n in tally.items() if n == top)
+        dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
+        dead.sort()
         for p in dead:
             out.append(hr.event(LYNCHED, target=p, data=count))
             out.append(hr.set_alive(p, False))
-    killed = set(dead)
+    killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
         shot = votes.get(p, "")
         if held_card(view, p) == HUNTER and shot and shot not in killed:
-            killed.add(shot)
+            killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(hr.set_alive(shot, False))
-    out.append(hr.set_var(hr.GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT))
+    out.append(_SETTLED)
     return out

@@ -7,11 +7,18 @@ kernel's multi-winner result carries the answer as a tuple of camps.
 
 from __future__ import annotations
 
+from typing import Final
+
 import hiddenrole as hr
 
 from .vocab import MINION, TANNER, TANNER_CAMP, VAR_CARD, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
 
 __all__ = ["decide", "check_victory", "check_victory_with_minion_clause"]
+
+_GAME: Final = hr.VarScope()  # == hr.GAME (not named: mypyc cannot type the kernel's constant here)
+_PRESENT: Final[str] = hr.VAR_PRESENT
+"""The kernel's names as this module's constants: compiled, ``hr.GAME`` is an attribute lookup on the
+package at every call, and the kernel asks for the winners after each of the ten phases."""
 
 
 def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, ...] | None:
@@ -25,7 +32,7 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     * with ``minion_clause``, when no player holds a werewolf card, the wolves also win
       if someone other than a minion-card holder died (a minion must be a player).
     """
-    if view.var(hr.GAME, VAR_VOTE_SETTLED) != hr.VAR_PRESENT:
+    if view.var(_GAME, VAR_VOTE_SETTLED) != _PRESENT:
         return None
     # One pass over the records: a seat's held card is its own ``card`` game variable.
     held: list[hr.RoleType] = []
