@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 import hiddenrole as hr
@@ -356,3 +358,24 @@ def test_R13_resolvers_mapping_binds_the_switches() -> None:
     assert reasons(effects) == [rs.SELF_PROTECT]
     with pytest.raises(hr.InvalidArgument):
         ww.resolvers("x")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("data", [hr.Effect("A").data, hr.event("A", data={"tally": "p01:1"}).data])
+def test_a_refused_action_is_its_event_cancelled_field_for_field(data: Mapping[str, str]) -> None:
+    """The resolvers build a cancelled event as one tuple: the same value as ``event(...).cancel(...)``."""
+    built = rs._refused(ww.KILL, "p00", "p01", rs.NO_TARGET, data)
+    assert tuple(built) == tuple(hr.event(ww.KILL, "p00", "p01", data).cancel(rs.NO_TARGET))
+    assert type(built) is hr.Effect and built.scope == hr.GAME and built.vars is hr.Effect("A").vars
+    assert tuple(rs._refused(ww.SHOOT, "p05", "", rs.NO_TARGET)) == tuple(
+        hr.event(ww.SHOOT, "p05").cancel(rs.NO_TARGET)
+    )
+
+
+def test_a_tally_counts_past_the_numerals_kept() -> None:
+    assert [rs._numeral(n) for n in (0, 1, 12, len(rs._NUMERALS), 100)] == [
+        "0",
+        "1",
+        "12",
+        str(len(rs._NUMERALS)),
+        "100",
+    ]

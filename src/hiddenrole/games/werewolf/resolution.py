@@ -147,6 +147,13 @@ def cell(values: Mapping[str, str], key: str) -> str:
 
 _tuple_new: Final = tuple.__new__
 _VAR_SCOPE: Final = hr.VarScope  # compiled: a C static (``hr.VarScope`` is a module attribute read per call)
+_EFFECT: Final = hr.Effect  # likewise
+_PROXY: Final = MappingProxyType  # likewise (an imported class is a module-dict lookup per read)
+_EMPTY: Final[Mapping[str, str]] = hr.Effect._field_defaults["data"]
+"""The kernel's shared empty map: an Effect's default ``data`` and ``vars``, what ``hr.event`` gives."""
+_NUMERALS: Final = tuple(str(n) for n in range(32))
+"""``str(n)`` of the small counts a tally holds (one per seat at most), read by index: compiled,
+``str`` of an int is a generic call, and a vote writes one per target."""
 
 
 def _owned(per_round: bool, player_id: str) -> hr.VarScope:
@@ -156,13 +163,18 @@ def _owned(per_round: bool, player_id: str) -> hr.VarScope:
     return _tuple_new(_VAR_SCOPE, (per_round, player_id))
 
 
-def _tally(targets: Sequence[str]) -> dict[str, int]:
-    """Votes per named target (empty targets are no vote)."""
-    tally: dict[str, int] = {}
-    for t in targets:
-        if t:
-            tally[t] = tally[t] + 1 if t in tally else 1
-    return tally
+def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str, str] = _EMPTY) -> hr.Effect:
+    """``hr.event(kind, source, target, data).cancel(reason)``, the same value built as one tuple
+    (in :class:`hiddenrole.Effect`'s field order): ``cancel`` is a method of the NamedTuple, a
+    Python-level call that slices and rebuilds the event, several times the cost of building it."""
+    return _tuple_new(
+        _EFFECT, (kind, source, target, data, True, reason, "", False, hr.GAME, "", "", (), "", _EMPTY, ())
+    )
+
+
+def _numeral(n: int) -> str:
+    """``str(n)``, read from :data:`_NUMERALS` when it holds it."""
+    return _NUMERALS[n] if n < len(_NUMERALS) else str(n)
 
 
 def _count(tally: dict[str, int]) -> tuple[list[str], str]:
@@ -181,7 +193,9 @@ def _count(tally: dict[str, int]) -> tuple[list[str], str]:
             pieces.append(",")
         pieces.append(t)
         pieces.append(":")
-        pieces.append(str(n))
+        pieces.append(_numeral(n))
+    if len(names) == 1:
+        return names, "".join(pieces)
     return [t for t in names if tally[t] == top], "".join(pieces)
 
 
@@ -189,24 +203,24 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     """R4: each guard's first PROTECT marks its target for tonight, within the house rules."""
     out: list[hr.Effect] = []
     for gid, use in first_uses(uses, PROTECT).items():
-        target = use.target
-        ev = hr.event(PROTECT, gid, target)
+        targets = use.targets  # not ``use.target``: a property of the NamedTuple, a Python-level call
+        target = targets[0] if targets else ""
         guard = view.player(gid)
         if not target or guard is None:
-            out.append(ev.cancel(NO_TARGET))
+            out.append(_refused(PROTECT, gid, target, NO_TARGET))
             continue
         if target == gid and not sw.guard_can_protect_self:
-            out.append(ev.cancel(SELF_PROTECT))
+            out.append(_refused(PROTECT, gid, target, SELF_PROTECT))
             continue
         if (
             not sw.guard_can_repeat
             and cell(guard.vars, VAR_GUARD_LAST_TARGET) == target
             and cell(guard.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1)
         ):
-            out.append(ev.cancel(REPEAT_PROTECT))
+            out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out += [
-            ev,
+            hr.event(PROTECT, gid, target),
             hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT),
             hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target),
             hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, str(view.round)),
@@ -220,11 +234,22 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    tally = _tally([u.targets[0] for u in first_uses(uses, KILL).values() if u.targets])  # ``target``: a Python frame
+    voted: set[str] = set()  # each wolf's first KILL only (one pass, no first_uses dict)
+    tally: dict[str, int] = {}  # votes per named target (an empty target is no vote)
+    for u in uses:
+        wolf = u.player_id
+        if u.skill != KILL or wolf in voted:
+            continue
+        voted.add(wolf)
+        targets = u.targets  # not ``u.target``: a property of the NamedTuple, a Python-level call
+        if targets:
+            t = targets[0]
+            if t:
+                tally[t] = tally[t] + 1 if t in tally else 1
     leaders, text = _count(tally)
-    data = MappingProxyType({"tally": text})
+    data = _PROXY({"tally": text})
     if len(leaders) != 1:
-        return [hr.event(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
+        return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
     return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
 
@@ -271,22 +296,23 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if u.skill not in (ANTIDOTE, POISON) or (u.player_id, u.skill) in seen:
             continue
         seen.add((u.player_id, u.skill))
-        wid, target = u.player_id, u.target
+        wid, targets = u.player_id, u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        target = targets[0] if targets else ""
         witch = view.player(wid)
         held: Mapping[str, str] = witch.vars if witch is not None else {}
         if u.skill == ANTIDOTE:
-            ev = hr.event(SAVE, wid, target)
+            kind = SAVE
             reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
             potion, mark = VAR_ANTIDOTE, VAR_SAVED
         else:
-            ev = hr.event(POISON, wid, target)
+            kind = POISON
             reason = _poison_refusal(wid, target, held, wid in drank, sw)
             potion, mark = VAR_POISON, VAR_POISONED
         if reason:
-            out.append(ev.cancel(reason))
+            out.append(_refused(kind, wid, target, reason))
             continue
         out += [
-            ev,
+            hr.event(kind, wid, target),
             hr.set_var(_owned(False, wid), potion, ""),
             hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
         ]
@@ -298,12 +324,14 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     """R8: each seer's first CHECK learns the target's camp, never the role."""
     out: list[hr.Effect] = []
     for sid, use in first_uses(uses, CHECK).items():
-        target = view.player(use.target)
+        targets = use.targets  # not ``use.target``: a NamedTuple property, a Python-level call
+        named = targets[0] if targets else ""
+        target = view.player(named)
         if target is None:
-            out.append(hr.event(CHECK, sid, use.target).cancel(NO_TARGET))
+            out.append(_refused(CHECK, sid, named, NO_TARGET))
             continue
         camp = cell(target.vars, hr.VAR_CAMP)
-        data = MappingProxyType({"camp": camp, "good": "false" if camp == EVIL else "true"})
+        data = _PROXY({"camp": camp, "good": "false" if camp == EVIL else "true"})
         out.append(hr.event(CHECK, sid, target.id, data))
     return out
 
@@ -337,9 +365,9 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     dead = sorted(causes)
     text = ",".join(dead)
     if sw.announce_death_causes:
-        data = MappingProxyType({"causes": ",".join(f"{pid}:{causes[pid]}" for pid in dead), "dead": text})
+        data = _PROXY({"causes": ",".join([f"{pid}:{causes[pid]}" for pid in dead]), "dead": text})
     else:
-        data = MappingProxyType({"dead": text})
+        data = _PROXY({"dead": text})
     out = [hr.event(DAWN, data=data)]
     for pid in dead:
         out += death(pid, causes[pid], NIGHT_LAST_ACTION)
@@ -390,13 +418,14 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
         if u.skill == SKIP:
             out.append(hr.event(SKIP, actor.id))
             continue
-        ev = hr.event(SHOOT, actor.id, u.target)
-        target = view.player(u.target)
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        named = targets[0] if targets else ""
+        target = view.player(named)
         reason = _shot_refusal(actor, target)
         if reason or target is None:
-            out.append(ev.cancel(reason or NO_TARGET))
+            out.append(_refused(SHOOT, actor.id, named, reason or NO_TARGET))
             continue
-        out.append(ev)
+        out.append(hr.event(SHOOT, actor.id, named))
         out += death(target.id, SHOOT, view.phase)
     return out
 
@@ -426,7 +455,7 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if not speaker:
         return []
     how = DONE if any(u.skill == DONE for u in uses) else CUT
-    return [hr.event(SPEECH_ENDED, speaker, data=MappingProxyType({"how": how}))]
+    return [hr.event(SPEECH_ENDED, speaker, data=_PROXY({"how": how}))]
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -434,23 +463,25 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
-    ballots: dict[str, str] = {}
-    seen: set[str] = set()  # each voter's first ballot only (one pass, no first_uses dict)
+    ballots: dict[str, str] = {}  # each voter's first ballot, by voter; "" when it does not count
     for u in uses:
         voter = u.player_id
-        if u.skill != VOTE or voter in seen:
+        if u.skill != VOTE or voter in ballots:
             continue
-        seen.add(voter)
-        p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-        if u.targets and p is not None and p.alive and not _banned(p.vars):
-            target = u.targets[0]
-            if target:
-                ballots[voter] = target
-    voters = sorted(ballots)
+        target = ""
+        targets = u.targets
+        if targets:
+            p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
+            if p is not None and p.alive and not _banned(p.vars):
+                target = targets[0]
+        ballots[voter] = target
+    order = sorted(ballots)
     pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
     tally: dict[str, int] = {}  # the votes per target, counted in the same pass
-    for v in voters:
+    for v in order:
         t = ballots[v]
+        if not t:
+            continue
         tally[t] = tally[t] + 1 if t in tally else 1
         if pieces:
             pieces.append(",")
@@ -460,15 +491,15 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     text = "".join(pieces)
     leaders, counted = _count(tally)
     if len(leaders) != 1:
-        return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
+        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
     data = {
         "ballots": text,
         "tally": counted,
-        "voters": ",".join([v for v in voters if ballots[v] == out]),
-        "votes": str(tally[out]),
+        "voters": ",".join([v for v in order if ballots[v] == out]),
+        "votes": _numeral(tally[out]),
     }
-    return [hr.event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
+    return [hr.event(ELIMINATE, target=out, data=_PROXY(data)), *death(out, VOTE, DAY_LAST_ACTION)]
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {
