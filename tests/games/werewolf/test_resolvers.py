@@ -379,3 +379,24 @@ def test_a_tally_counts_past_the_numerals_kept() -> None:
         str(len(rs._NUMERALS)),
         "100",
     ]
+
+
+@pytest.mark.parametrize(
+    "cast",
+    [[], ["p01"], ["p02", "p01", "p02"], ["p03", "p01", "p02", "p01", "p03"], ["p1", "p10", "p2", "p10", "p1", "p10"]],
+)
+def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:
+    """Counted by runs of the sorted ballots: the same as counting into a dict."""
+    tally = {t: cast.count(t) for t in cast}
+    top = max(tally.values(), default=0)
+    want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
+    assert rs._count(list(cast)) == want
+
+
+@pytest.mark.parametrize("per_round", [False, True])
+def test_a_seat_scope_is_its_keyword_form_and_kept(per_round: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = hr.ROUND if per_round else hr.GAME
+    first = rs._owned(per_round, "p01")
+    assert type(first) is hr.VarScope and first == base.of("p01") and rs._owned(per_round, "p01") is first
+    monkeypatch.setattr(rs, "_MAX_SCOPES", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
+    assert rs._owned(per_round, "p99") == base.of("p99")

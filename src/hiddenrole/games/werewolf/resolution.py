@@ -156,11 +156,23 @@ _NUMERALS: Final = tuple(str(n) for n in range(32))
 ``str`` of an int is a generic call, and a vote writes one per target."""
 
 
+_MAX_SCOPES: Final = 4096
+"""How many seats' scopes :func:`_owned` remembers per lifetime (a bound: beyond it they are built afresh)."""
+_GAME_SCOPES: Final[dict[str, hr.VarScope]] = {}
+_ROUND_SCOPES: Final[dict[str, hr.VarScope]] = {}
+
+
 def _owned(per_round: bool, player_id: str) -> hr.VarScope:
-    """``hr.GAME.of(player_id)`` (``hr.ROUND.of`` when ``per_round``), the same value built from the
-    tuple: ``VarScope.of`` is a NamedTuple method, a Python frame even compiled, and every death,
-    potion and guard write names a player's cell."""
-    return _tuple_new(_VAR_SCOPE, (per_round, player_id))
+    """``hr.GAME.of(player_id)`` (``hr.ROUND.of`` when ``per_round``), one value per seat id: scopes
+    are immutable, and every death, potion and guard write names a player's cell. A new one is
+    built from the tuple: ``VarScope.of`` is a NamedTuple method, a Python frame even compiled."""
+    known = _ROUND_SCOPES if per_round else _GAME_SCOPES
+    got = known.get(player_id)
+    if got is None:
+        got = _tuple_new(_VAR_SCOPE, (per_round, player_id))
+        if len(known) < _MAX_SCOPES:
+            known[player_id] = got
+    return got
 
 
 def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str, str] = _EMPTY) -> hr.Effect:
@@ -177,26 +189,37 @@ def _numeral(n: int) -> str:
     return _NUMERALS[n] if n < len(_NUMERALS) else str(n)
 
 
-def _count(tally: dict[str, int]) -> tuple[list[str], str]:
-    """The most-voted targets, sorted, and the tally as text (``t:n`` by target, comma-separated).
+def _count(cast: list[str]) -> tuple[list[str], str, int]:
+    """The most-voted targets, sorted; the tally as text (``t:n`` by target, comma-separated); the top count.
 
-    One sort of the targets serves both; the text is joined once from its pieces rather than
-    formatting a string per target."""
-    names = sorted(tally)
-    top = 0
+    ``cast`` holds one entry per counted ballot, its target; it is sorted in place and counted by
+    runs of equal targets: one sort serves the leaders and the text, with no dict of counts to
+    fill and read back (compiled, each dict step is a generic call, a list append and a string
+    comparison are not). The text is joined once from its pieces."""
+    cast.sort()
+    leaders: list[str] = []
     pieces: list[str] = []
-    for t in names:
-        n = tally[t]
-        if n > top:
-            top = n
+    top = 0
+    n = len(cast)
+    i = 0
+    while i < n:
+        t = cast[i]
+        j = i + 1
+        while j < n and cast[j] == t:
+            j += 1
+        votes = j - i
         if pieces:
             pieces.append(",")
         pieces.append(t)
         pieces.append(":")
-        pieces.append(_numeral(n))
-    if len(names) == 1:
-        return names, "".join(pieces)
-    return [t for t in names if tally[t] == top], "".join(pieces)
+        pieces.append(_numeral(votes))
+        if votes > top:
+            top = votes
+            leaders = [t]
+        elif votes == top:
+            leaders.append(t)
+        i = j
+    return leaders, "".join(pieces), top
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -235,7 +258,7 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     they die is decided at dawn, once the guard and the witch have had their say.
     """
     voted: set[str] = set()  # each wolf's first KILL only (one pass, no first_uses dict)
-    tally: dict[str, int] = {}  # votes per named target (an empty target is no vote)
+    cast: list[str] = []  # the named targets (an empty target is no vote)
     for u in uses:
         wolf = u.player_id
         if u.skill != KILL or wolf in voted:
@@ -245,8 +268,8 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
         if targets:
             t = targets[0]
             if t:
-                tally[t] = tally[t] + 1 if t in tally else 1
-    leaders, text = _count(tally)
+                cast.append(t)
+    leaders, text, _ = _count(cast)
     data = _PROXY({"tally": text})
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
@@ -477,19 +500,19 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         ballots[voter] = target
     order = sorted(ballots)
     pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
-    tally: dict[str, int] = {}  # the votes per target, counted in the same pass
+    cast: list[str] = []  # the counted ballots' targets, gathered in the same pass
     for v in order:
         t = ballots[v]
         if not t:
             continue
-        tally[t] = tally[t] + 1 if t in tally else 1
+        cast.append(t)
         if pieces:
             pieces.append(",")
         pieces.append(v)
         pieces.append(">")
         pieces.append(t)
     text = "".join(pieces)
-    leaders, counted = _count(tally)
+    leaders, counted, top = _count(cast)
     if len(leaders) != 1:
         return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
@@ -497,7 +520,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         "ballots": text,
         "tally": counted,
         "voters": ",".join([v for v in order if ballots[v] == out]),
-        "votes": _numeral(tally[out]),
+        "votes": _numeral(top),
     }
     return [hr.event(ELIMINATE, target=out, data=_PROXY(data)), *death(out, VOTE, DAY_LAST_ACTION)]
 
