@@ -385,7 +385,7 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         marks = p.round_vars  # per seat: read in place, not through ``cell`` (a call, in pure Python)
         # Most seats hold no marker: their map is the kernel's shared empty one, told by identity
         # (compiled, ``in`` on a read-only map is a generic call); any other map is searched.
-        if marks is not _EMPTY and VAR_POISONED in marks and marks[VAR_POISONED]:  # noqa: RUF019
+        if marks is not _EMPTY and VAR_POISONED in marks and marks[VAR_POISONED]:
             causes[p.id] = POISON
     dead = sorted(causes)
     text = ",".join(dead)
