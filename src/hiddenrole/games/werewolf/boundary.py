@@ -181,14 +181,17 @@ def witch_info(player_id: str, view: hr.GameView) -> dict[str, str]:
     me = view.player(player_id)
     if me is None:
         return {}
+    # Written in key order (antidote, kill_target, poison): the kernel keeps a sorted copy, and a
+    # dict already in order is copied rather than sorted.
     out: dict[str, str] = {}
-    if cell(me.vars, VAR_ANTIDOTE):
+    heals = bool(cell(me.vars, VAR_ANTIDOTE))
+    if heals:
         out[INFO_ANTIDOTE] = hr.VAR_PRESENT
+        victim = night_kill_target(view)
+        if me.alive and victim:
+            out[INFO_KILL_TARGET] = victim
     if cell(me.vars, VAR_POISON):
         out[INFO_POISON] = hr.VAR_PRESENT
-    victim = night_kill_target(view)
-    if me.alive and INFO_ANTIDOTE in out and victim:
-        out[INFO_KILL_TARGET] = victim
     return out
 
 
