@@ -54,6 +54,8 @@ __all__ = [
 EMPTY_MAP: Final[Mapping[str, str]] = MappingProxyType({})
 """The shared empty read-only mapping."""
 _tuple_new: Final = tuple.__new__
+_PROXY: Final = MappingProxyType
+"""The class, read from a C static by compiled code (an imported class is a module-dict lookup per read)."""
 
 REPLACED_BY_INTERCEPTOR: Final = "replaced by an interceptor"
 
@@ -62,12 +64,19 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
     """A read-only copy of ``data`` with its keys sorted (for deterministic output)."""
     if not data:
         return EMPTY_MAP
-    if type(data) is dict and len(data) == 1:
-        # The common payload (a seat's one variable, an event's one field): nothing to sort.
-        one: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)
-        for k, v in one:
-            if type(k) is str and type(v) is str:
-                return MappingProxyType({k: v})
+    if type(data) is dict:
+        # The common payloads (an event's one field, a seat's initial variables, which role setups
+        # write in key order): already sorted, so the answer is a copy, without the generic ``items()``
+        # calls, the sort and the pairs of the general way. Read natively, as a dict of objects (mypyc;
+        # unchecked yet). Anything else (a key out of order, a str subclass) takes the general way.
+        given: dict[Any, Any] = data
+        prev: str | None = None
+        for k, v in given.items():
+            if type(k) is not str or type(v) is not str or (prev is not None and k < prev):
+                break
+            prev = k
+        else:
+            return _PROXY(given.copy())
     if type(data) is not dict and not isinstance(data, Mapping):  # a dict first: Mapping is an ABC check
         raise InvalidArgument("expected a mapping of str to str")
     entries: Iterable[tuple[object, object]] = data.items()  # unchecked yet: read as objects (mypyc)
@@ -367,10 +376,6 @@ def vetted(effects: Iterable[Effect] | None, who: str) -> list[Effect]:
 
 _EFFECT_FIELDS: Final = len(Effect._fields)
 _STR_FIELDS: Final = ("type", "source", "target", "reason", "phase", "key", "value", "role")
-
-
-_PROXY: Final = MappingProxyType
-"""The class, read from a C static by compiled code (an imported class is a module-dict lookup per read)."""
 
 
 def _is_clean_map(d: Mapping[str, str]) -> bool:

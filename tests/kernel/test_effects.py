@@ -162,15 +162,24 @@ def test_effect_data_is_read_only() -> None:
         e.data["a"] = "2"  # type: ignore[index]
 
 
-@pytest.mark.parametrize("data", [{"a": "1"}, {"b": "2", "a": "1"}], ids=["one entry", "two entries"])
+@pytest.mark.parametrize(
+    "data",
+    [{"a": "1"}, {"b": "2", "a": "1"}, {"a": "1", "b": "2", "c": "3"}, {"a": "1", "c": "3", "b": "2"}],
+    ids=["one entry", "two entries", "sorted already", "one key out of order"],
+)
 def test_frozen_map_is_a_sorted_read_only_copy_of_the_callers_dict(data: dict[str, str]) -> None:
+    want = dict(sorted(data.items()))
     frozen = frozen_map(data)
     data["a"] = "changed"
     assert type(frozen) is MappingProxyType and frozen["a"] == "1"
-    assert list(frozen) == sorted(frozen)
+    assert list(frozen.items()) == list(want.items())
 
 
-@pytest.mark.parametrize("data", [{"a": 1}, {1: "a"}], ids=["value", "key"])
+@pytest.mark.parametrize(
+    "data",
+    [{"a": 1}, {1: "a"}, {"a": "1", "b": 2}, {"a": "1", "b": "2", 3: "c"}],
+    ids=["value", "key", "later value", "later key"],
+)
 def test_frozen_map_refuses_a_wrongly_typed_entry(data: Any) -> None:
     with pytest.raises(hr.InvalidArgument):
         frozen_map(data)

@@ -8,7 +8,7 @@ import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
 from hiddenrole.games.werewolf import idiot
 
-from .helpers import EIGHT, Observation, Script, play_script, table, until, vote_all
+from .helpers import EIGHT, Observation, Script, board, play_script, player, table, until, vote_all
 
 EVERYONE = tuple(f"p{i:02d}" for i in range(8))
 
@@ -83,6 +83,24 @@ def test_R19_the_evil_camp_knows_itself_dead_members_included() -> None:
     engine.end_phase()
     assert engine.teammates("p00") == ("p01",)
     assert engine.teammates("p01") == ("p00",)
+
+
+def test_R19_the_pack_follows_each_board_a_camp_write_included() -> None:
+    """The pack is kept per board (by its ``all_players`` tuple): a camp write, and a view of
+    another board in between, each answer as that board itself says."""
+    four = board(
+        player("p00", ww.WEREWOLF), player("p01", ww.WEREWOLF), player("p02", ww.SEER), player("p03", ww.VILLAGER)
+    )
+    turned = four.apply([hr.set_var(hr.GAME.of("p03"), hr.VAR_CAMP, ww.EVIL)])
+    other = board(player("p00", ww.VILLAGER), player("p01", ww.WEREWOLF), player("p02", ww.WEREWOLF))
+    for _ in range(2):
+        assert ww.teammates("p00", four.view()) == ("p01",)
+        assert ww.teammates("p00", turned.view()) == ("p01", "p03")
+        assert ww.teammates("p03", turned.view()) == ("p00", "p01")
+        assert ww.teammates("p01", other.view()) == ("p02",)
+        assert ww.teammates("p00", other.view()) == ()
+    view = turned.view()
+    assert ww.teammates("p01", view) == ww.teammates("p01", view) == ("p00", "p03")
 
 
 def test_R19_good_players_know_nobody() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 import hiddenrole as hr
@@ -356,3 +358,45 @@ def test_R13_resolvers_mapping_binds_the_switches() -> None:
     assert reasons(effects) == [rs.SELF_PROTECT]
     with pytest.raises(hr.InvalidArgument):
         ww.resolvers("x")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("data", [hr.Effect("A").data, hr.event("A", data={"tally": "p01:1"}).data])
+def test_a_refused_action_is_its_event_cancelled_field_for_field(data: Mapping[str, str]) -> None:
+    """The resolvers build a cancelled event as one tuple: the same value as ``event(...).cancel(...)``."""
+    built = rs._refused(ww.KILL, "p00", "p01", rs.NO_TARGET, data)
+    assert tuple(built) == tuple(hr.event(ww.KILL, "p00", "p01", data).cancel(rs.NO_TARGET))
+    assert type(built) is hr.Effect and built.scope == hr.GAME and built.vars is hr.Effect("A").vars
+    assert tuple(rs._refused(ww.SHOOT, "p05", "", rs.NO_TARGET)) == tuple(
+        hr.event(ww.SHOOT, "p05").cancel(rs.NO_TARGET)
+    )
+
+
+def test_a_tally_counts_past_the_numerals_kept() -> None:
+    assert [rs._numeral(n) for n in (0, 1, 12, len(rs._NUMERALS), 100)] == [
+        "0",
+        "1",
+        "12",
+        str(len(rs._NUMERALS)),
+        "100",
+    ]
+
+
+@pytest.mark.parametrize(
+    "cast",
+    [[], ["p01"], ["p02", "p01", "p02"], ["p03", "p01", "p02", "p01", "p03"], ["p1", "p10", "p2", "p10", "p1", "p10"]],
+)
+def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:
+    """Counted by runs of the sorted ballots: the same as counting into a dict."""
+    tally = {t: cast.count(t) for t in cast}
+    top = max(tally.values(), default=0)
+    want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
+    assert rs._count(list(cast)) == want
+
+
+@pytest.mark.parametrize("per_round", [False, True])
+def test_a_seat_scope_is_its_keyword_form_and_kept(per_round: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = hr.ROUND if per_round else hr.GAME
+    first = rs._owned(per_round, "p01")
+    assert type(first) is hr.VarScope and first == base.of("p01") and rs._owned(per_round, "p01") is first
+    monkeypatch.setattr(rs, "_MAX_SCOPES", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
+    assert rs._owned(per_round, "p99") == base.of("p99")

@@ -81,17 +81,17 @@ def test_R16_the_bound_checker_follows_the_mode() -> None:
     assert ww.check_victory(three) == (ww.EVIL,)  # side wipe is the default
 
 
-@pytest.mark.pure_only  # spies on victory.check_victory: compiled code calls it directly, not through the module
+@pytest.mark.pure_only  # spies on victory._verdict: compiled code calls it directly, not through the module
 def test_R16_the_bound_checker_recounts_only_when_what_it_reads_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A write the census does not read keeps the answer; a death or a camp/category change recounts."""
     counted: list[int] = []
-    census = victory.check_victory
+    census = victory._verdict
 
-    def spy(view: hr.GameView, mode: str = ww.SIDE_WIPE) -> tuple[str, ...] | None:
+    def spy(players: tuple[hr.PlayerInfo, ...], kinds: list[int], mode: str) -> tuple[str, ...] | None:
         counted.append(1)
-        return census(view, mode)
+        return census(players, kinds, mode)
 
-    monkeypatch.setattr(victory, "check_victory", spy)
+    monkeypatch.setattr(victory, "_verdict", spy)
     checker = ww.Victory(ww.SIDE_WIPE)
     assert checker.check_victory(seats(("p02",)).view()) is None
     banned = player("p04", ww.VILLAGER, extra={ww.VAR_NO_VOTE: hr.VAR_PRESENT})
@@ -127,3 +127,27 @@ def test_R16_the_bound_checker_agrees_with_the_census_seat_by_seat() -> None:
     for b in steps:
         view = b.view()
         assert checker.check_victory(view) == ww.check_victory(view)
+
+
+def test_R16_the_bound_checker_follows_writes_to_one_board() -> None:
+    """On one board a death keeps every variable map and a write replaces one: the kept census
+    (what each seat counts for, read again only from a new map) answers as a fresh one."""
+    checker = ww.Victory(ww.SIDE_WIPE)
+    b = seats()
+    writes = [
+        hr.set_var(hr.GAME.of("p04"), ww.VAR_NO_VOTE, hr.VAR_PRESENT),  # not read by the census
+        hr.set_alive("p02", False),
+        hr.set_var(hr.GAME.of("p03"), ww.VAR_CATEGORY, ww.VILLAGER),  # gods wiped: p02 dead, p03 no god
+        hr.set_var(hr.GAME.of("p03"), ww.VAR_CATEGORY, ww.GOD),
+        hr.set_var(hr.GAME.of("p05"), hr.VAR_CAMP, ww.EVIL),
+        hr.set_alive("p00", False),
+        hr.set_alive("p01", False),  # p05 is the last wolf
+        hr.set_var(hr.GAME.of("p05"), hr.VAR_CAMP, ""),  # uncounted: no wolf left
+    ]
+    answers = []
+    for e in writes:
+        b = b.apply([e])
+        view = b.view()
+        answers.append(checker.check_victory(view))
+        assert answers[-1] == ww.check_victory(view)
+    assert answers == [None, None, (ww.EVIL,), None, None, None, None, (ww.GOOD,)]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import hiddenrole as hr
 
-from .resolution import night_kill_target
+from .resolution import cell, night_kill_target
 from .vocab import (
     ACTOR,
     CHECK,
@@ -41,7 +41,6 @@ from .vocab import (
     SKIP,
     SPEECH_ENDED,
     VAR_ANTIDOTE,
-    VAR_CAMP,
     VAR_DEATH_CAUSE,
     VAR_GUN,
     VAR_POISON,
@@ -79,8 +78,30 @@ CORE_EVENTS: Mapping[str, str] = {
 """Audience class of every event the core emits."""
 
 
+def _camp(cell: Mapping[str, str]) -> str:
+    """A seat's camp, ``""`` if none, read with ``in`` and ``[]``: compiled, ``get`` on a read-only
+    map is a method call that calls the dict's in turn (and every view of every seat reads one)."""
+    # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
+    return cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401
+
+
+_kept_pack: tuple[tuple[hr.PlayerInfo, ...], tuple[str, ...]] = ((), ())
+"""The last pack found, with the ``all_players`` tuple it was read from. That tuple is the same
+object until a player record changes, and each wolf's view of a board (and each PACK event) asks
+for the same pack: kept, it is one scan per board instead of one per wolf. One slot, replaced as a
+whole (another engine, or thread, finds either the old pair or the new one)."""
+
+
 def _pack(view: hr.GameView) -> tuple[str, ...]:
-    return tuple(p.id for p in view.all_players() if p.vars.get(VAR_CAMP) == EVIL)
+    """The evil camp's ids, dead members included, in id order."""
+    global _kept_pack
+    players = view.all_players()
+    kept = _kept_pack
+    if kept[0] is players:
+        return kept[1]
+    pack = tuple([p.id for p in players if _camp(p.vars) == EVIL])
+    _kept_pack = (players, pack)
+    return pack
 
 
 class Audience:
@@ -111,9 +132,9 @@ class Audience:
 def teammates(player_id: str, view: hr.GameView) -> tuple[str, ...]:
     """The evil camp knows itself (dead members included); nobody else knows anyone."""
     me = view.player(player_id)
-    if me is None or me.vars.get(VAR_CAMP) != EVIL:
+    if me is None or _camp(me.vars) != EVIL:
         return ()
-    return tuple(i for i in _pack(view) if i != player_id)
+    return tuple([i for i in _pack(view) if i != player_id])
 
 
 def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
@@ -122,9 +143,9 @@ def speech(sender_id: str, view: hr.GameView) -> tuple[str, ...]:
     if me is None or not me.alive:
         return ()
     if view.phase == DAY:
-        return tuple(p.id for p in view.alive_players())
-    if view.phase == NIGHT_WOLF and me.vars.get(VAR_CAMP) == EVIL:
-        return tuple(p.id for p in view.alive_players() if p.vars.get(VAR_CAMP) == EVIL)
+        return tuple([p.id for p in view.alive_players()])
+    if view.phase == NIGHT_WOLF and _camp(me.vars) == EVIL:
+        return tuple([p.id for p in view.alive_players() if _camp(p.vars) == EVIL])
     return ()
 
 
@@ -160,14 +181,17 @@ def witch_info(player_id: str, view: hr.GameView) -> dict[str, str]:
     me = view.player(player_id)
     if me is None:
         return {}
+    # Written in key order (antidote, kill_target, poison): the kernel keeps a sorted copy, and a
+    # dict already in order is copied rather than sorted.
     out: dict[str, str] = {}
-    if me.vars.get(VAR_ANTIDOTE):
+    heals = bool(cell(me.vars, VAR_ANTIDOTE))
+    if heals:
         out[INFO_ANTIDOTE] = hr.VAR_PRESENT
-    if me.vars.get(VAR_POISON):
+        victim = night_kill_target(view)
+        if me.alive and victim:
+            out[INFO_KILL_TARGET] = victim
+    if cell(me.vars, VAR_POISON):
         out[INFO_POISON] = hr.VAR_PRESENT
-    victim = night_kill_target(view)
-    if me.alive and INFO_ANTIDOTE in out and victim:
-        out[INFO_KILL_TARGET] = victim
     return out
 
 
@@ -176,8 +200,8 @@ def gun_info(player_id: str, view: hr.GameView) -> dict[str, str]:
     me = view.player(player_id)
     if me is None:
         return {}
-    gun = me.vars.get(VAR_GUN, "")
+    gun = cell(me.vars, VAR_GUN)
     if not gun:
         return {}
-    works = me.alive or me.vars.get(VAR_DEATH_CAUSE, "") in gun.split(",")
+    works = me.alive or cell(me.vars, VAR_DEATH_CAUSE) in gun.split(",")
     return {INFO_CAN_SHOOT: "yes" if works else "no"}

@@ -147,66 +147,103 @@ def cell(values: Mapping[str, str], key: str) -> str:
 
 _tuple_new: Final = tuple.__new__
 _VAR_SCOPE: Final = hr.VarScope  # compiled: a C static (``hr.VarScope`` is a module attribute read per call)
+_EFFECT: Final = hr.Effect  # likewise
+_PROXY: Final = MappingProxyType  # likewise (an imported class is a module-dict lookup per read)
+_EMPTY: Final[Mapping[str, str]] = hr.Effect._field_defaults["data"]
+"""The kernel's shared empty map: an Effect's default ``data`` and ``vars``, what ``hr.event`` gives."""
+_NUMERALS: Final = tuple(str(n) for n in range(32))
+"""``str(n)`` of the small counts a tally holds (one per seat at most), read by index: compiled,
+``str`` of an int is a generic call, and a vote writes one per target."""
+
+
+_MAX_SCOPES: Final = 4096
+"""How many seats' scopes :func:`_owned` remembers per lifetime (a bound: beyond it they are built afresh)."""
+_GAME_SCOPES: Final[dict[str, hr.VarScope]] = {}
+_ROUND_SCOPES: Final[dict[str, hr.VarScope]] = {}
 
 
 def _owned(per_round: bool, player_id: str) -> hr.VarScope:
-    """``hr.GAME.of(player_id)`` (``hr.ROUND.of`` when ``per_round``), the same value built from the
-    tuple: ``VarScope.of`` is a NamedTuple method, a Python frame even compiled, and every death,
-    potion and guard write names a player's cell."""
-    return _tuple_new(_VAR_SCOPE, (per_round, player_id))
+    """``hr.GAME.of(player_id)`` (``hr.ROUND.of`` when ``per_round``), one value per seat id: scopes
+    are immutable, and every death, potion and guard write names a player's cell. A new one is
+    built from the tuple: ``VarScope.of`` is a NamedTuple method, a Python frame even compiled."""
+    known = _ROUND_SCOPES if per_round else _GAME_SCOPES
+    got = known.get(player_id)
+    if got is None:
+        got = _tuple_new(_VAR_SCOPE, (per_round, player_id))
+        if len(known) < _MAX_SCOPES:
+            known[player_id] = got
+    return got
 
 
-def _tally(targets: Sequence[str]) -> dict[str, int]:
-    """Votes per named target (empty targets are no vote)."""
-    tally: dict[str, int] = {}
-    for t in targets:
-        if t:
-            tally[t] = tally[t] + 1 if t in tally else 1
-    return tally
+def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str, str] = _EMPTY) -> hr.Effect:
+    """``hr.event(kind, source, target, data).cancel(reason)``, the same value built as one tuple
+    (in :class:`hiddenrole.Effect`'s field order): ``cancel`` is a method of the NamedTuple, a
+    Python-level call that slices and rebuilds the event, several times the cost of building it."""
+    return _tuple_new(
+        _EFFECT, (kind, source, target, data, True, reason, "", False, hr.GAME, "", "", (), "", _EMPTY, ())
+    )
 
 
-def _count(tally: dict[str, int]) -> tuple[list[str], str]:
-    """The most-voted targets, sorted, and the tally as text (``t:n`` by target, comma-separated).
+def _numeral(n: int) -> str:
+    """``str(n)``, read from :data:`_NUMERALS` when it holds it."""
+    return _NUMERALS[n] if n < len(_NUMERALS) else str(n)
 
-    One sort of the targets serves both; the text is joined once from its pieces rather than
-    formatting a string per target."""
-    names = sorted(tally)
-    top = 0
+
+def _count(cast: list[str]) -> tuple[list[str], str, int]:
+    """The most-voted targets, sorted; the tally as text (``t:n`` by target, comma-separated); the top count.
+
+    ``cast`` holds one entry per counted ballot, its target; it is sorted in place and counted by
+    runs of equal targets: one sort serves the leaders and the text, with no dict of counts to
+    fill and read back (compiled, each dict step is a generic call, a list append and a string
+    comparison are not). The text is joined once from its pieces."""
+    cast.sort()
+    leaders: list[str] = []
     pieces: list[str] = []
-    for t in names:
-        n = tally[t]
-        if n > top:
-            top = n
+    top = 0
+    n = len(cast)
+    i = 0
+    while i < n:
+        t = cast[i]
+        j = i + 1
+        while j < n and cast[j] == t:
+            j += 1
+        votes = j - i
         if pieces:
             pieces.append(",")
         pieces.append(t)
         pieces.append(":")
-        pieces.append(str(n))
-    return [t for t in names if tally[t] == top], "".join(pieces)
+        pieces.append(_numeral(votes))
+        if votes > top:
+            top = votes
+            leaders = [t]
+        elif votes == top:
+            leaders.append(t)
+        i = j
+    return leaders, "".join(pieces), top
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R4: each guard's first PROTECT marks its target for tonight, within the house rules."""
     out: list[hr.Effect] = []
     for gid, use in first_uses(uses, PROTECT).items():
-        target = use.target
-        ev = hr.event(PROTECT, gid, target)
+        targets = use.targets  # not ``use.target``: a property of the NamedTuple, a Python-level call
+        target = targets[0] if targets else ""
         guard = view.player(gid)
         if not target or guard is None:
-            out.append(ev.cancel(NO_TARGET))
+            out.append(_refused(PROTECT, gid, target, NO_TARGET))
             continue
         if target == gid and not sw.guard_can_protect_self:
-            out.append(ev.cancel(SELF_PROTECT))
+            out.append(_refused(PROTECT, gid, target, SELF_PROTECT))
             continue
         if (
             not sw.guard_can_repeat
             and cell(guard.vars, VAR_GUARD_LAST_TARGET) == target
             and cell(guard.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1)
         ):
-            out.append(ev.cancel(REPEAT_PROTECT))
+            out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out += [
-            ev,
+            hr.event(PROTECT, gid, target),
             hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT),
             hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target),
             hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, str(view.round)),
@@ -220,11 +257,22 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    tally = _tally([u.targets[0] for u in first_uses(uses, KILL).values() if u.targets])  # ``target``: a Python frame
-    leaders, text = _count(tally)
-    data = MappingProxyType({"tally": text})
+    voted: set[str] = set()  # each wolf's first KILL only (one pass, no first_uses dict)
+    cast: list[str] = []  # the named targets (an empty target is no vote)
+    for u in uses:
+        wolf = u.player_id
+        if u.skill != KILL or wolf in voted:
+            continue
+        voted.add(wolf)
+        targets = u.targets  # not ``u.target``: a property of the NamedTuple, a Python-level call
+        if targets:
+            t = targets[0]
+            if t:
+                cast.append(t)
+    leaders, text, _ = _count(cast)
+    data = _PROXY({"tally": text})
     if len(leaders) != 1:
-        return [hr.event(KILL, data=data).cancel(WOLVES_TIED if leaders else NO_VOTES)]
+        return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
     return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
 
@@ -271,22 +319,23 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if u.skill not in (ANTIDOTE, POISON) or (u.player_id, u.skill) in seen:
             continue
         seen.add((u.player_id, u.skill))
-        wid, target = u.player_id, u.target
+        wid, targets = u.player_id, u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        target = targets[0] if targets else ""
         witch = view.player(wid)
         held: Mapping[str, str] = witch.vars if witch is not None else {}
         if u.skill == ANTIDOTE:
-            ev = hr.event(SAVE, wid, target)
+            kind = SAVE
             reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
             potion, mark = VAR_ANTIDOTE, VAR_SAVED
         else:
-            ev = hr.event(POISON, wid, target)
+            kind = POISON
             reason = _poison_refusal(wid, target, held, wid in drank, sw)
             potion, mark = VAR_POISON, VAR_POISONED
         if reason:
-            out.append(ev.cancel(reason))
+            out.append(_refused(kind, wid, target, reason))
             continue
         out += [
-            ev,
+            hr.event(kind, wid, target),
             hr.set_var(_owned(False, wid), potion, ""),
             hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
         ]
@@ -298,12 +347,14 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     """R8: each seer's first CHECK learns the target's camp, never the role."""
     out: list[hr.Effect] = []
     for sid, use in first_uses(uses, CHECK).items():
-        target = view.player(use.target)
+        targets = use.targets  # not ``use.target``: a NamedTuple property, a Python-level call
+        named = targets[0] if targets else ""
+        target = view.player(named)
         if target is None:
-            out.append(hr.event(CHECK, sid, use.target).cancel(NO_TARGET))
+            out.append(_refused(CHECK, sid, named, NO_TARGET))
             continue
         camp = cell(target.vars, hr.VAR_CAMP)
-        data = MappingProxyType({"camp": camp, "good": "false" if camp == EVIL else "true"})
+        data = _PROXY({"camp": camp, "good": "false" if camp == EVIL else "true"})
         out.append(hr.event(CHECK, sid, target.id, data))
     return out
 
@@ -332,14 +383,16 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         causes[victim.id] = KILL
     for p in view.alive_players():
         marks = p.round_vars  # per seat: read in place, not through ``cell`` (a call, in pure Python)
-        if VAR_POISONED in marks and marks[VAR_POISONED]:  # noqa: RUF019 (compiled, `get` is a method call)
+        # Most seats hold no marker: their map is the kernel's shared empty one, told by identity
+        # (compiled, ``in`` on a read-only map is a generic call); any other map is searched.
+        if marks is not _EMPTY and VAR_POISONED in marks and marks[VAR_POISONED]:
             causes[p.id] = POISON
     dead = sorted(causes)
     text = ",".join(dead)
     if sw.announce_death_causes:
-        data = MappingProxyType({"causes": ",".join(f"{pid}:{causes[pid]}" for pid in dead), "dead": text})
+        data = _PROXY({"causes": ",".join([f"{pid}:{causes[pid]}" for pid in dead]), "dead": text})
     else:
-        data = MappingProxyType({"dead": text})
+        data = _PROXY({"dead": text})
     out = [hr.event(DAWN, data=data)]
     for pid in dead:
         out += death(pid, causes[pid], NIGHT_LAST_ACTION)
@@ -390,13 +443,14 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
         if u.skill == SKIP:
             out.append(hr.event(SKIP, actor.id))
             continue
-        ev = hr.event(SHOOT, actor.id, u.target)
-        target = view.player(u.target)
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        named = targets[0] if targets else ""
+        target = view.player(named)
         reason = _shot_refusal(actor, target)
         if reason or target is None:
-            out.append(ev.cancel(reason or NO_TARGET))
+            out.append(_refused(SHOOT, actor.id, named, reason or NO_TARGET))
             continue
-        out.append(ev)
+        out.append(hr.event(SHOOT, actor.id, named))
         out += death(target.id, SHOOT, view.phase)
     return out
 
@@ -426,7 +480,7 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if not speaker:
         return []
     how = DONE if any(u.skill == DONE for u in uses) else CUT
-    return [hr.event(SPEECH_ENDED, speaker, data=MappingProxyType({"how": how}))]
+    return [hr.event(SPEECH_ENDED, speaker, data=_PROXY({"how": how}))]
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -434,41 +488,43 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
-    ballots: dict[str, str] = {}
-    seen: set[str] = set()  # each voter's first ballot only (one pass, no first_uses dict)
+    ballots: dict[str, str] = {}  # each voter's first ballot, by voter; "" when it does not count
     for u in uses:
         voter = u.player_id
-        if u.skill != VOTE or voter in seen:
+        if u.skill != VOTE or voter in ballots:
             continue
-        seen.add(voter)
-        p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-        if u.targets and p is not None and p.alive and not _banned(p.vars):
-            target = u.targets[0]
-            if target:
-                ballots[voter] = target
-    voters = sorted(ballots)
+        target = ""
+        targets = u.targets
+        if targets:
+            p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
+            if p is not None and p.alive and not _banned(p.vars):
+                target = targets[0]
+        ballots[voter] = target
+    order = sorted(ballots)
     pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
-    tally: dict[str, int] = {}  # the votes per target, counted in the same pass
-    for v in voters:
+    cast: list[str] = []  # the counted ballots' targets, gathered in the same pass
+    for v in order:
         t = ballots[v]
-        tally[t] = tally[t] + 1 if t in tally else 1
+        if not t:
+            continue
+        cast.append(t)
         if pieces:
             pieces.append(",")
         pieces.append(v)
         pieces.append(">")
         pieces.append(t)
     text = "".join(pieces)
-    leaders, counted = _count(tally)
+    leaders, counted, top = _count(cast)
     if len(leaders) != 1:
-        return [hr.event(VOTE_TIED, data=MappingProxyType({"ballots": text, "between": ",".join(leaders)}))]
+        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
     data = {
         "ballots": text,
         "tally": counted,
-        "voters": ",".join([v for v in voters if ballots[v] == out]),
-        "votes": str(tally[out]),
+        "voters": ",".join([v for v in order if ballots[v] == out]),
+        "votes": _numeral(top),
     }
-    return [hr.event(ELIMINATE, target=out, data=MappingProxyType(data)), *death(out, VOTE, DAY_LAST_ACTION)]
+    return [hr.event(ELIMINATE, target=out, data=_PROXY(data)), *death(out, VOTE, DAY_LAST_ACTION)]
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {

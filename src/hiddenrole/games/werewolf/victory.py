@@ -6,6 +6,7 @@ without one never decides a game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 import hiddenrole as hr
@@ -15,32 +16,52 @@ from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CATEGORY, VILLAGER
 __all__ = ["check_victory", "Victory"]
 
 
-def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] | None:
-    """R14-R16: no living wolf: good wins; no living good player: evil wins; then the mode.
+# What a seat counts for in the census, from its camp and category variables (an int: compiled, a
+# native value, compared and summed without boxing).
+_UNCOUNTED: Final = 0
+"""No camp the census knows (a custom role without one never decides a game)."""
+_WOLF: Final = 1
+_GOD: Final = 2
+_VILLAGER: Final = 3
+_OTHER_GOOD: Final = 4
+"""Good, in neither good category: counts among the living good only."""
 
-    Side wipe (屠边): evil wins once a good category present at the start (special
-    roles, or villagers) is entirely dead. Town wipe: evil wins once the living good
-    are no more than the living evil.
-    """
+
+def _seat_kind(cell: Mapping[str, str]) -> int:
+    """What a seat with these variables counts for: read with ``in`` and ``[]`` (compiled, ``get``
+    on a read-only map is a method call that calls the dict's in turn)."""
+    # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
+    camp = cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401
+    if camp == EVIL:
+        return _WOLF
+    if camp != GOOD:
+        return _UNCOUNTED
+    category = cell[VAR_CATEGORY] if VAR_CATEGORY in cell else ""  # noqa: SIM401
+    if category == GOD:
+        return _GOD
+    return _VILLAGER if category == VILLAGER else _OTHER_GOOD
+
+
+def _verdict(players: tuple[hr.PlayerInfo, ...], kinds: list[int], mode: str) -> tuple[str, ...] | None:
+    """The census of ``players``, seat ``i`` counting for ``kinds[i]`` (see :func:`check_victory`)."""
     good = evil = 0
     # Per good category (special roles, villagers): how many were dealt, how many live.
     gods = living_gods = villagers = living_villagers = 0
-    for p in view.all_players():
-        cell = p.vars
-        # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
-        camp = cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401 (see _same_census)
-        if camp == EVIL:
-            evil += p.alive
-        elif camp == GOOD:
-            alive = p.alive
-            good += alive
-            category = cell[VAR_CATEGORY] if VAR_CATEGORY in cell else ""  # noqa: SIM401
-            if category == GOD:
-                gods += 1
-                living_gods += alive
-            elif category == VILLAGER:
-                villagers += 1
-                living_villagers += alive
+    for i, p in enumerate(players):
+        kind = kinds[i]
+        if kind == _UNCOUNTED:
+            continue
+        alive = 1 if p.alive else 0
+        if kind == _WOLF:
+            evil += alive
+            continue
+        good += alive
+        if kind == _GOD:
+            gods += 1
+            living_gods += alive
+        elif kind == _VILLAGER:
+            villagers += 1
+            living_villagers += alive
     if not evil:
         return (GOOD,)
     if not good:
@@ -51,57 +72,65 @@ def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] |
     return (EVIL,) if wiped else None
 
 
+def check_victory(view: hr.GameView, mode: str = SIDE_WIPE) -> tuple[str, ...] | None:
+    """R14-R16: no living wolf: good wins; no living good player: evil wins; then the mode.
+
+    Side wipe (屠边): evil wins once a good category present at the start (special
+    roles, or villagers) is entirely dead. Town wipe: evil wins once the living good
+    are no more than the living evil.
+    """
+    players = view.all_players()
+    return _verdict(players, [_seat_kind(p.vars) for p in players], mode)
+
+
 class Victory:
     """The checker bound to a victory mode (what :class:`hiddenrole.Rules` takes).
 
     The census reads only each player's ``alive`` flag and ``camp``/``category``
     variables. ``GameView.all_players`` returns the same tuple until a record changes,
     and a record changes on any variable write (a vote ban, a potion spent, a death
-    cause), so the last answer is kept with the tuple it was computed from and reused
-    while every record either is the same object or agrees on those three readings:
-    the census is redone only after a death or a camp/category change.
+    cause), so the last census is kept with the tuple it was taken from: what each seat
+    counts for (:func:`_seat_kind`) is read again only from a seat whose variables are a
+    new map (a death keeps the map), and the answer is recounted only when an alive flag
+    or what a seat counts for changed.
     """
 
     __slots__ = ("_last", "mode")
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
-        self._last: tuple[tuple[hr.PlayerInfo, ...], tuple[str, ...] | None] | None = None
+        self._last: tuple[tuple[hr.PlayerInfo, ...], list[int], tuple[str, ...] | None] | None = None
 
     def check_victory(self, view: hr.GameView) -> tuple[str, ...] | None:
         players = view.all_players()
-        last = self._last  # one read: another thread may replace it meanwhile
-        if last is not None:
-            before = last[0]
-            if before is players or _same_census(before, players):
-                if before is not players:
-                    self._last = (players, last[1])
-                return last[1]
-        got = check_victory(view, self.mode)
-        self._last = (players, got)
+        last = self._last  # one read: another thread may replace it meanwhile (a kept list is never changed)
+        if last is None or len(last[0]) != len(players):
+            kinds = [_seat_kind(p.vars) for p in players]
+            got = _verdict(players, kinds, self.mode)
+            self._last = (players, kinds, got)
+            return got
+        before, kinds, got = last
+        if before is players:
+            return got
+        recount = False
+        fresh: list[int] | None = None
+        # By index (the lengths are equal): compiled, a native loop with two tuple reads per seat.
+        for i in range(len(players)):
+            a, b = before[i], players[i]
+            if a is b:
+                continue
+            if a.alive != b.alive:
+                recount = True
+            if a.vars is not b.vars:
+                kind = _seat_kind(b.vars)
+                if kind != kinds[i]:
+                    if fresh is None:
+                        fresh = list(kinds)
+                    fresh[i] = kind
+        if fresh is not None:
+            kinds = fresh
+            recount = True
+        if recount:
+            got = _verdict(players, kinds, self.mode)
+        self._last = (players, kinds, got)
         return got
-
-
-def _same_census(before: tuple[hr.PlayerInfo, ...], now: tuple[hr.PlayerInfo, ...]) -> bool:
-    """Whether the census reads the same from both: each record the same alive flag, camp and category."""
-    if len(before) != len(now):
-        return False
-    # Plain ``zip`` (the lengths are equal): compiled, a ``for`` over it is a native loop, where
-    # ``zip(..., strict=True)`` is a Python-level call and an iterator stepped per record.
-    for a, b in zip(before, now):  # noqa: B905
-        if a is b:
-            continue
-        if a.alive != b.alive:
-            return False
-        va, vb = a.vars, b.vars
-        if va is vb:
-            continue
-        # ``in`` and ``[]`` rather than ``get`` (here and in the census): compiled, ``get`` on a
-        # read-only map is a method call that calls the dict's in turn.
-        for key in _CENSUS_KEYS:
-            if (key in va) != (key in vb) or (key in va and va[key] != vb[key]):
-                return False
-    return True
-
-
-_CENSUS_KEYS: Final = (hr.VAR_CAMP, VAR_CATEGORY)
