@@ -50,7 +50,7 @@ class Acting(Restoring):
         alive), the phase has the skill for the player's role, every target exists
         and is alive (unless the step allows dead targets).
         """
-        self._lock.acquire()
+        self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -151,7 +151,7 @@ class Acting(Restoring):
             self._board_changed()
             self._commit(out)
         finally:
-            self._lock.release()
+            self._release()
         self._dispatch()
         return use
 

@@ -47,13 +47,13 @@ class Engine(Phases):
         got = self._status
         if got is not None and not self._in_ext:
             return got  # a kept answer needs no lock (see allowed_skills)
-        self._lock.acquire()
+        self._acquire()
         try:
             self._guard()
             got = self._status
             return self._kept_status() if got is None else got
         finally:
-            self._lock.release()
+            self._release()
 
     def view(self) -> GameView:
         """A detached copy of the whole board (god view)."""
@@ -88,12 +88,12 @@ class Engine(Phases):
         got = self._alive_kept
         if got is not None and not self._in_ext:
             return got  # kept by end_phase, read without the lock (see status)
-        self._lock.acquire()
+        self._acquire()
         try:
             self._guard()
             return self._state.alive_ids()
         finally:
-            self._lock.release()
+            self._release()
 
     def round_context(self) -> RoundContext:
         with self._lock:

@@ -70,7 +70,7 @@ class State:
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
-        self._blank: dict[str, tuple[str, ...]] | None = None
+        self._blank: dict[str, tuple[str, ...] | None] | None = None
         self._marked: set[str] = set()
         """Every player who may hold round markers (a superset): :meth:`reset_round` visits these
         alone instead of every player (it runs once per round, in play and in every replay)."""
@@ -128,7 +128,7 @@ class State:
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
 
-    def blank_by_seat(self) -> dict[str, tuple[str, ...]]:
+    def blank_by_seat(self) -> dict[str, tuple[str, ...] | None]:
         """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
         seating changes (copying costs a fraction of building it; who-acts takes one per board)."""
         blank = self._blank
