@@ -25,6 +25,10 @@ from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 _new: Final = tuple.__new__
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
 _STATUS: Final[type[Status]] = Status
+_RUNNING: Final[dict[str, dict[int, Status]]] = {}
+"""The running games' statuses made so far, by phase, then round (see ``EngineBase._kept_status``)."""
+_STATUSES_KEPT: Final = 1024
+"""Phases kept, and rounds kept per phase; past that (names or rounds without end) each is built anew."""
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
@@ -173,9 +177,28 @@ class EngineBase:
     # ------------------------------------------------------------------ plumbing
 
     def _kept_status(self) -> Status:
-        """The board's status, built and kept (under the lock) until the board changes."""
+        """The board's status, built and kept (under the lock) until the board changes.
+
+        A running game's status is a function of its phase and round alone, and a ``Status`` is an
+        immutable value: one per (phase, round) serves every engine (:data:`_RUNNING`), as one
+        ``PHASE_CHANGED`` entry per phase does. Found with two native lookups where building it
+        (``tuple.__new__``) cost about 900 instructions compiled, once per phase of every game."""
         s = self._state
-        got = self._status = _new(_STATUS, (s.phase, s.round, s.phase == END, s.winners or ()))
+        phase = s.phase
+        if phase == END or s.winners:
+            got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
+        else:
+            by_round = _RUNNING.get(phase)
+            if by_round is None:
+                by_round = {} if len(_RUNNING) >= _STATUSES_KEPT else _RUNNING.setdefault(phase, {})
+            got_kept = by_round.get(s.round)
+            if got_kept is None:
+                got = _new(_STATUS, (phase, s.round, False, ()))
+                if len(by_round) < _STATUSES_KEPT:
+                    by_round[s.round] = got
+            else:
+                got = got_kept
+        self._status = got
         return got
 
     def _guard(self) -> None:

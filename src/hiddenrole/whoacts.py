@@ -169,11 +169,12 @@ class WhoActs(EngineBase):
         """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`;
         ``mine``: the seat's own waiting submissions, when the caller has them)."""
         gates = self._gates.get(player_id)
+        fresh = gates is None  # nothing asked yet (the pass after a board change): no lookup per skill
         if gates is None:
             gates = self._gates[player_id] = {}
         refused = False
         for k in skills:
-            if k in gates:
+            if not fresh and k in gates:
                 gate = gates[k]
             else:
                 if mine is None:
