@@ -66,6 +66,8 @@ class Acting(Restoring):
                 raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
             if type(targets) is tuple and len(targets) <= MAX_TARGETS:
                 tgts: tuple[str, ...] = targets
+            elif type(targets) is list and len(targets) <= MAX_TARGETS:
+                tgts = tuple(targets)  # what the bounded read below gives a short list, without its islice
             else:
                 if isinstance(targets, str):
                     targets = (targets,)

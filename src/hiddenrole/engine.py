@@ -75,14 +75,20 @@ class Engine(Phases):
 
     def player_info(self, player_id: str) -> PlayerInfo:
         """God view of one player (raises :class:`PlayerNotFound`)."""
-        with self._lock:
+        self._acquire()  # the bound methods, not ``with``: a driver reads every seat's record
+        try:
             self._guard()
             return self._player(player_id)
+        finally:
+            self._release()
 
     def player_ids(self) -> tuple[str, ...]:
-        with self._lock:
+        self._acquire()
+        try:
             self._guard()
             return tuple(self._state.order)
+        finally:
+            self._release()
 
     def alive_player_ids(self) -> tuple[str, ...]:
         got = self._alive_kept
