@@ -139,10 +139,13 @@ class State:
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
         if cached is None:
-            # List comprehensions, not generators, here and below: the interpreter resumes a
-            # generator frame per item (rebuilt after every death or player-variable write).
-            players = self.players
-            cached = self._alive = tuple([p for p in [players[i] for i in self.order] if p.alive])
+            # Filtered from the kept records (both are dropped together when a record changes, and a
+            # phase reads both: the victory check the records, who-acts the living), with no lookup
+            # per seat; the records themselves while nobody is dead. A list comprehension, not a
+            # generator, here and below: the interpreter resumes a generator frame per item.
+            seated = self.all_players()
+            alive = [p for p in seated if p.alive]
+            cached = self._alive = seated if len(alive) == len(seated) else tuple(alive)
         return cached
 
     def all_players(self) -> tuple[PlayerInfo, ...]:

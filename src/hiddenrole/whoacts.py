@@ -84,27 +84,29 @@ class WhoActs(EngineBase):
         table = self._tables.get(s.phase)
         if table is not None and table.active_roles:
             head = (s.turns[0] if s.turns else None) if table.queued else False
-            cached = table._skills_for
             roles = table.active_roles
-            # One named role acts (most night phases): its seats are found by comparing roles,
-            # without a lookup per seat; every other seat is offered nothing.
-            only = roles[0] if len(roles) == 1 else ""
-            only_skills = table.skills_for(only) if only else ()
-            for p in self._actors():
-                role = p.role
-                if only:
-                    if role != only:
-                        continue
-                    skills = only_skills
-                else:
+            if head is False and len(roles) == 1 and roles[0]:
+                # One named role acts, no turn order (most night phases): its seats are found by
+                # comparing roles, without a lookup per seat; every other seat is offered nothing
+                # (no step is role-less, or the role would be ``""``).
+                only = roles[0]
+                skills = table.skills_for(only)
+                if skills:
+                    for p in self._actors():
+                        if p.role == only:
+                            got[p.id] = skills
+            else:
+                cached = table._skills_for
+                for p in self._actors():
+                    role = p.role
                     known = cached.get(role)
                     skills = known if known is not None else table.skills_for(role)
-                if skills:
-                    if head is not False and p.id != head:
-                        skills = table.out_of_turn_skills_for(role)
-                        if not skills:
-                            continue
-                    got[p.id] = skills
+                    if skills:
+                        if head is not False and p.id != head:
+                            skills = table.out_of_turn_skills_for(role)
+                            if not skills:
+                                continue
+                        got[p.id] = skills
         self._answers = got
         # The final answer of every seat, in this one pass: nothing offered, or (no gate,
         # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
