@@ -50,7 +50,7 @@ class Acting(Restoring):
         alive), the phase has the skill for the player's role, every target exists
         and is alive (unless the step allows dead targets).
         """
-        self._lock.acquire()
+        self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -66,6 +66,8 @@ class Acting(Restoring):
                 raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
             if type(targets) is tuple and len(targets) <= MAX_TARGETS:
                 tgts: tuple[str, ...] = targets
+            elif type(targets) is list and len(targets) <= MAX_TARGETS:
+                tgts = tuple(targets)  # what the bounded read below gives a short list, without its islice
             else:
                 if isinstance(targets, str):
                     targets = (targets,)
@@ -151,7 +153,7 @@ class Acting(Restoring):
             self._board_changed()
             self._commit(out)
         finally:
-            self._lock.release()
+            self._release()
         self._dispatch()
         return use
 

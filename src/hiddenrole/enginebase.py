@@ -25,6 +25,10 @@ from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 _new: Final = tuple.__new__
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
 _STATUS: Final[type[Status]] = Status
+_RUNNING: Final[dict[str, dict[int, Status]]] = {}
+"""The running games' statuses made so far, by phase, then round (see ``EngineBase._kept_status``)."""
+_STATUSES_KEPT: Final = 1024
+"""Phases kept, and rounds kept per phase; past that (names or rounds without end) each is built anew."""
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
@@ -38,6 +42,7 @@ class EngineBase:
     """Fields and plumbing of one engine (not public; see :class:`~hiddenrole.engine.Engine`)."""
 
     __slots__ = (
+        "_acquire",
         "_alive_kept",
         "_answers",
         "_b",
@@ -59,6 +64,7 @@ class EngineBase:
         "_paths",
         "_pending",
         "_plans",
+        "_release",
         "_resolver_names",
         "_resolvers",
         "_role_setup",
@@ -103,6 +109,12 @@ class EngineBase:
         # as safe (re-entrant; any exception releases it) and cheaper both compiled (mypyc looks
         # the context manager up on every entry) and pure: werewolf -1.9% / -3.4% instructions.
         self._lock = _thread.RLock()  # what threading.RLock() returns, without its Python frame
+        # Its two methods bound once: compiled, ``self._lock.acquire()`` looks the method up by name
+        # on every call (PyObject_VectorcallMethod); the bound method is called directly (a locked
+        # call's lock round trip, about 960 instructions, drops by about 250). The same lock: re-entrant,
+        # so a call back from an extension point still reaches the ReentrantCall check.
+        self._acquire: Callable[[], object] = self._lock.acquire
+        self._release: Callable[[], object] = self._lock.release
         self._in_ext = False
         self._event_handlers: list[EventHandler] = []
         self._outbox: list[Event] = []
@@ -115,10 +127,11 @@ class EngineBase:
         self._answers: dict[str, tuple[SkillType, ...]] | None = None
         """Per player who may act: the skills the phase offers now (steps, named actors, turn
         order; not gated, own pending not applied). ``None``: to be computed for this board."""
-        self._now: dict[str, tuple[SkillType, ...]] = {}
+        self._now: dict[str, tuple[SkillType, ...] | None] = {}
         """Per player: the final ``allowed_skills`` answer (``_answers`` gated by ``usable``, less
-        the steps used) for this board and the player's own waiting submissions."""
-        self._gates: dict[str, dict[SkillType, str | frozenset[str] | None]] = {}
+        the steps used) for this board and the player's own waiting submissions (``None``, as
+        absent: not kept; in this map and the two below)."""
+        self._gates: dict[str, dict[SkillType, str | frozenset[str] | None] | None] = {}
         """Per player, per skill: the rules' ``usable`` answer for this board and the player's
         own waiting submissions."""
         self._mates: dict[str, tuple[str, ...]] = {}
@@ -126,7 +139,7 @@ class EngineBase:
         phase info ask for them every time; the provider sees the board only)."""
         self._infos: dict[str, Any] = {}
         """Per player: their role's private info on this board (views and phase info show it)."""
-        self._views: dict[str, PlayerView] = {}
+        self._views: dict[str, PlayerView | None] = {}
         """Per player: their :meth:`player_view` for this board and their own waiting submissions."""
 
     def _board_changed(self) -> None:
@@ -149,31 +162,44 @@ class EngineBase:
     def _seat_changed(self, player_id: str) -> None:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
         waiting in a simultaneous phase changes them, not the board nor anyone else's)."""
-        # ``in`` + ``del``, not ``pop(id, None)``: mypyc compiles that pop into a generic method call.
-        # An empty map is skipped on its size (compiled, inline) before the hashed ``in`` (a C-API
-        # call): without ``usable`` or views, two of the three stay empty for a whole game.
+        # Forgotten by storing ``None`` (what every reader takes for "not kept"): one store, where
+        # ``in`` + ``del`` hashed the id twice (compiled, ``pop(id, None)`` is a generic method call).
+        # An empty map is skipped on its size: without ``usable`` or views, two of the three stay
+        # empty for a whole game.
         now, gates, views = self._now, self._gates, self._views
-        if now and player_id in now:
-            del now[player_id]
-        if gates and player_id in gates:
-            del gates[player_id]
-        if views and player_id in views:
-            del views[player_id]
+        if now:
+            now[player_id] = None
+        if gates:
+            gates[player_id] = None
+        if views:
+            views[player_id] = None
 
     # ------------------------------------------------------------------ plumbing
 
     def _kept_status(self) -> Status:
-        """The board's status, built and kept (under the lock) until the board changes."""
-        s = self._state
-        got = self._status = _new(_STATUS, (s.phase, s.round, s.phase == END, s.winners or ()))
-        return got
+        """The board's status, built and kept (under the lock) until the board changes.
 
-    def _keep_after_phase(self) -> None:
-        """Under the lock, once a phase has ended: keep the status and the living ids, which
-        callers ask right after every phase, so they read them without the lock (about a
-        thousand instructions a lock round trip compiled, two of them a phase)."""
-        self._kept_status()
-        self._alive_kept = self._state.alive_ids()
+        A running game's status is a function of its phase and round alone, and a ``Status`` is an
+        immutable value: one per (phase, round) serves every engine (:data:`_RUNNING`), as one
+        ``PHASE_CHANGED`` entry per phase does. Found with two native lookups where building it
+        (``tuple.__new__``) cost about 900 instructions compiled, once per phase of every game."""
+        s = self._state
+        phase = s.phase
+        if phase == END or s.winners:
+            got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
+        else:
+            by_round = _RUNNING.get(phase)
+            if by_round is None:
+                by_round = {} if len(_RUNNING) >= _STATUSES_KEPT else _RUNNING.setdefault(phase, {})
+            got_kept = by_round.get(s.round)
+            if got_kept is None:
+                got = _new(_STATUS, (phase, s.round, False, ()))
+                if len(by_round) < _STATUSES_KEPT:
+                    by_round[s.round] = got
+            else:
+                got = got_kept
+        self._status = got
+        return got
 
     def _guard(self) -> None:
         if self._in_ext:

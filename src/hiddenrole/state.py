@@ -70,7 +70,7 @@ class State:
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
-        self._blank: dict[str, tuple[str, ...]] | None = None
+        self._blank: dict[str, tuple[str, ...] | None] | None = None
         self._marked: set[str] = set()
         """Every player who may hold round markers (a superset): :meth:`reset_round` visits these
         alone instead of every player (it runs once per round, in play and in every replay)."""
@@ -128,7 +128,7 @@ class State:
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
 
-    def blank_by_seat(self) -> dict[str, tuple[str, ...]]:
+    def blank_by_seat(self) -> dict[str, tuple[str, ...] | None]:
         """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
         seating changes (copying costs a fraction of building it; who-acts takes one per board)."""
         blank = self._blank
@@ -139,10 +139,13 @@ class State:
     def alive_players(self) -> tuple[PlayerInfo, ...]:
         cached = self._alive
         if cached is None:
-            # List comprehensions, not generators, here and below: the interpreter resumes a
-            # generator frame per item (rebuilt after every death or player-variable write).
-            players = self.players
-            cached = self._alive = tuple([p for p in [players[i] for i in self.order] if p.alive])
+            # Filtered from the kept records (both are dropped together when a record changes, and a
+            # phase reads both: the victory check the records, who-acts the living), with no lookup
+            # per seat; the records themselves while nobody is dead. A list comprehension, not a
+            # generator, here and below: the interpreter resumes a generator frame per item.
+            seated = self.all_players()
+            alive = [p for p in seated if p.alive]
+            cached = self._alive = seated if len(alive) == len(seated) else tuple(alive)
         return cached
 
     def all_players(self) -> tuple[PlayerInfo, ...]:

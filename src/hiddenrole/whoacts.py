@@ -1,7 +1,7 @@
 """Who may act, and what: the one answer that ``submit``, ``allowed_skills``, readiness,
 ``phase_info``, player views and the turn queue all share.
 
-"Who may act" has one source, :meth:`WhoActs._may_act`: the players named for the
+"Who may act" has one source, :meth:`WhoActs._actors`: the players named for the
 phase (``set_actors``, a detour), else the living. On top of it come the phase's
 steps for the player's role, the turn order, the one-submission-per-step rule of
 simultaneous phases, and finally the rules' ``usable`` gate.
@@ -37,14 +37,21 @@ class WhoActs(EngineBase):
 
     __slots__ = ()
 
-    def _actor_ids(self) -> tuple[str, ...]:
-        """The single source of "who may act": the players named for the phase, else the living (sorted)."""
+    def _actors(self) -> tuple[PlayerInfo, ...]:
+        """The single source of "who may act": the players named for the phase (``set_actors``,
+        a detour; the dead included), else the living; records sorted by id (the living come
+        straight from the board's kept tuple: no lookup per seat)."""
         s = self._state
         named = s.actors.get(s.phase)
-        return s.alive_ids() if named is None else named
+        if named is None:
+            return s.alive_players()
+        players = s.players
+        return tuple([players[i] for i in named])  # a tuple, as compiled callers iterate it natively
 
     def _may_act(self, p: PlayerInfo) -> bool:
-        return p.id in self._actor_ids()
+        """Whether ``p`` (a seat's current record) is among :meth:`_actors` (records compare by
+        identity first; two seats' records never compare equal, their ids differ)."""
+        return p in self._actors()
 
     def _not_acting(self, p: PlayerInfo) -> GameError:
         """Why ``p`` may not act now (``_may_act`` is false): not named, or eliminated."""
@@ -54,12 +61,10 @@ class WhoActs(EngineBase):
         return PlayerDead(f"{p.id!r} is eliminated")
 
     def _actors_for(self, role: RoleType) -> tuple[str, ...]:
-        """Who may act now with step role ``role`` (``""``: any role), sorted."""
-        ids = self._actor_ids()
+        """The ids of :meth:`_actors` with step role ``role`` (``""``: any role), sorted."""
         if not role:
-            return ids
-        players = self._state.players
-        return tuple(i for i in ids if players[i].role == role)
+            return tuple([p.id for p in self._actors()])
+        return tuple([p.id for p in self._actors() if p.role == role])
 
     def _eligible(self, p: PlayerInfo, table: PhaseTable) -> tuple[SkillType, ...]:
         """Skills the phase gives ``p`` now, before turn order is considered."""
@@ -67,16 +72,6 @@ class WhoActs(EngineBase):
             return ()
         got = table._skills_for.get(p.role)
         return got if got is not None else table.skills_for(p.role)
-
-    def _actors(self) -> tuple[PlayerInfo, ...]:
-        """:meth:`_actor_ids` as player records, in the same order (the living ones come
-        straight from the board's kept tuple: no lookup per seat)."""
-        s = self._state
-        named = s.actors.get(s.phase)
-        if named is None:
-            return s.alive_players()
-        players = s.players
-        return tuple([players[i] for i in named])  # a tuple, as compiled callers iterate it natively
 
     def _offers(self) -> dict[str, tuple[SkillType, ...]]:
         """What the phase offers each player who may act now, in one pass per board (the
@@ -89,27 +84,29 @@ class WhoActs(EngineBase):
         table = self._tables.get(s.phase)
         if table is not None and table.active_roles:
             head = (s.turns[0] if s.turns else None) if table.queued else False
-            cached = table._skills_for
             roles = table.active_roles
-            # One named role acts (most night phases): its seats are found by comparing roles,
-            # without a lookup per seat; every other seat is offered nothing.
-            only = roles[0] if len(roles) == 1 else ""
-            only_skills = table.skills_for(only) if only else ()
-            for p in self._actors():
-                role = p.role
-                if only:
-                    if role != only:
-                        continue
-                    skills = only_skills
-                else:
+            if head is False and len(roles) == 1 and roles[0]:
+                # One named role acts, no turn order (most night phases): its seats are found by
+                # comparing roles, without a lookup per seat; every other seat is offered nothing
+                # (no step is role-less, or the role would be ``""``).
+                only = roles[0]
+                skills = table.skills_for(only)
+                if skills:
+                    for p in self._actors():
+                        if p.role == only:
+                            got[p.id] = skills
+            else:
+                cached = table._skills_for
+                for p in self._actors():
+                    role = p.role
                     known = cached.get(role)
                     skills = known if known is not None else table.skills_for(role)
-                if skills:
-                    if head is not False and p.id != head:
-                        skills = table.out_of_turn_skills_for(role)
-                        if not skills:
-                            continue
-                    got[p.id] = skills
+                    if skills:
+                        if head is not False and p.id != head:
+                            skills = table.out_of_turn_skills_for(role)
+                            if not skills:
+                                continue
+                        got[p.id] = skills
         self._answers = got
         # The final answer of every seat, in this one pass: nothing offered, or (no gate,
         # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
@@ -174,11 +171,12 @@ class WhoActs(EngineBase):
         """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`;
         ``mine``: the seat's own waiting submissions, when the caller has them)."""
         gates = self._gates.get(player_id)
+        fresh = gates is None  # nothing asked yet (the pass after a board change): no lookup per skill
         if gates is None:
             gates = self._gates[player_id] = {}
         refused = False
         for k in skills:
-            if k in gates:
+            if not fresh and k in gates:
                 gate = gates[k]
             else:
                 if mine is None:
@@ -281,7 +279,7 @@ class WhoActs(EngineBase):
             got = self._now.get(player_id)
             if got is not None:
                 return got
-        self._lock.acquire()
+        self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -292,7 +290,7 @@ class WhoActs(EngineBase):
             self._player(player_id)  # raises unless a str subclass names a player
             return ()
         finally:
-            self._lock.release()
+            self._release()
 
     def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
         """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.
@@ -309,7 +307,7 @@ class WhoActs(EngineBase):
 
     def readiness(self) -> Readiness:
         """Who still owes an action; advice only (ending the phase is never refused)."""
-        self._lock.acquire()
+        self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -355,7 +353,7 @@ class WhoActs(EngineBase):
                     ready = False
             return _new(Readiness, (s.phase, s.round, ready, tuple(pend), tuple(opt), acted, "", ()))
         finally:
-            self._lock.release()
+            self._release()
 
     def phase_info(self) -> PhaseInfo:
         """God view of the phase for a moderator: steps, active roles, who and what."""

@@ -127,6 +127,53 @@ def test_a_gate_that_raises_for_one_seat_raises_only_for_that_seat() -> None:
     assert engine.submit("s1", "CHECK", ["w1"]).skill == "CHECK"
 
 
+def test_end_phase_answers_every_seat_of_the_new_board_before_it_returns() -> None:
+    """end_phase (and start) keep the who-acts pass of the board they leave: the first questions
+    of a phase are answered without asking ``usable`` again, with the answers it would give."""
+    engine, gate = gated_village()
+    asked = gate.calls
+    assert asked > 0  # start kept the first phase's pass
+    assert {pid: engine.allowed_skills(pid) for pid in engine.player_ids()}["x1"] == ("SAVE", "POISON", "SKIP")
+    assert gate.calls == asked
+    engine.end_phase()
+    asked = gate.calls
+    answers = {pid: engine.allowed_skills(pid) for pid in engine.player_ids()}
+    assert gate.calls == asked
+    assert answers == {pid: ("VOTE", "SPEAK") for pid in engine.player_ids()}
+    engine.apply(hr.set_var(hr.GAME, "unrelated", "1"))  # the same answers, asked afresh
+    assert {pid: engine.allowed_skills(pid) for pid in engine.player_ids()} == answers
+    assert gate.calls > asked
+
+
+def test_a_gate_that_raises_in_the_pass_end_phase_keeps_does_not_fail_end_phase() -> None:
+    """The pass kept by end_phase asks ``usable`` for every seat; a seat whose gate raises gets
+    the error when it is asked about, and end_phase itself succeeds."""
+
+    def usable(player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]) -> None:
+        if player_id == "v1" and view.phase == DAY:
+            raise RuntimeError("gate bug")
+
+    engine, _ = game(night_day(), PLAYERS, usable=usable)
+    engine.end_phase()
+    assert engine.status().phase == DAY
+    assert engine.allowed_skills("s1") == ("VOTE", "SPEAK")
+    with pytest.raises(RuntimeError, match="gate bug"):
+        engine.allowed_skills("v1")
+
+
+def test_verdicts_asked_before_the_pass_are_not_asked_again_by_it() -> None:
+    """readiness asks ``usable`` seat by seat; the pass that allowed_skills runs afterwards on the
+    same board reads those verdicts instead of asking again."""
+    engine, gate = gated_village()
+    engine.apply(hr.set_var(hr.GAME, "unrelated", "1"))  # a new board, no pass kept
+    engine.readiness()
+    asked = gate.calls
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    assert engine.allowed_skills("w1") == ("KILL",)
+    assert engine.allowed_skills("x1") == ("SAVE", "POISON", "SKIP")
+    assert gate.calls == asked  # readiness asked every offered (seat, skill): the pass asks nothing
+
+
 def test_a_rolled_back_step_leaves_the_answers_of_the_board_it_restored() -> None:
     def boom(uses: object, view: hr.GameView) -> list[hr.Effect]:
         raise RuntimeError("resolver bug")
