@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from .config import Config, PhaseConfig, PhaseStep, by_identity, keep_by_identity
 from .errors import InvalidPhase
-from .rules import Bound, GameSetupLike, Rules, _fn
+from .rules import _COPY_WITH_SETUP, Bound, GameSetupLike, Rules, _fn
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
 __all__ = [
@@ -315,6 +315,9 @@ def with_game_setup(rules: Rules, game_setup: GameSetupLike | None) -> Rules:
     _set_field(copy, "game_setup", game_setup)
     keep_by_identity(_CACHE, copy, CompiledRules(rules, known, setup))
     return copy
+
+
+_COPY_WITH_SETUP.append(with_game_setup)  # Rules.with_game_setup calls it (rules.py cannot import this module)
 
 
 def base_of(rules: Rules) -> Rules | None:

@@ -226,10 +226,6 @@ class Rules:
         compiled code): a new deal costs one game setup, not a whole ruleset. Equal to the Rules
         value built afresh. Raises what an engine of this value would if it cannot run.
         """
-        if not _COPY_WITH_SETUP:  # imported on first use: the compiled module imports this one
-            from .compiled import with_game_setup
-
-            _COPY_WITH_SETUP.append(with_game_setup)
         return _COPY_WITH_SETUP[0](self, game_setup)
 
     def with_interceptors(self, *interceptors: InterceptorLike) -> Rules:
@@ -243,8 +239,8 @@ class Rules:
 
 
 _COPY_WITH_SETUP: list[Callable[[Rules, GameSetupLike | None], Rules]] = []
-""":func:`hiddenrole.compiled.with_game_setup`, once imported (an import statement run per call costs
-about 10k instructions: most of a copy's cost)."""
+""":func:`hiddenrole.compiled.with_game_setup`, put here by that module when it is imported (it imports
+this one, so the kernel's import order holds; importing any part of ``hiddenrole`` imports it)."""
 
 
 class Bound:
