@@ -28,7 +28,10 @@ _STATUS: Final[type[Status]] = Status
 _RUNNING: Final[dict[str, dict[int, Status]]] = {}
 """The running games' statuses made so far, by phase, then round (see ``EngineBase._kept_status``)."""
 _STATUSES_KEPT: Final = 1024
-"""Phases kept, and rounds kept per phase; past that (names or rounds without end) each is built anew."""
+"""Phases kept in :data:`_RUNNING`; past that (phase names without end) each status is built anew."""
+_ROUNDS_KEPT: Final = 64
+"""Rounds kept per phase in :data:`_RUNNING` (a table's games rarely run longer); later rounds' statuses
+are built anew, so the map holds at most ``_STATUSES_KEPT * _ROUNDS_KEPT`` small values."""
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
@@ -194,7 +197,7 @@ class EngineBase:
             got_kept = by_round.get(s.round)
             if got_kept is None:
                 got = _new(_STATUS, (phase, s.round, False, ()))
-                if len(by_round) < _STATUSES_KEPT:
+                if len(by_round) < _ROUNDS_KEPT:
                     by_round[s.round] = got
             else:
                 got = got_kept

@@ -280,6 +280,19 @@ def test_status_reports_phase_round_over_and_sorted_winners() -> None:
     assert status.over and isinstance(status.winners, tuple)
 
 
+def test_status_past_the_kept_rounds_is_still_the_game_s_own() -> None:
+    """Running statuses are shared per (phase, round) up to a bound; later rounds are built anew."""
+    from hiddenrole import enginebase
+
+    rounds = enginebase._ROUNDS_KEPT + 6
+    engine = counter_game(rules=counter_rules(victory=lambda v: None))
+    for r in range(1, rounds + 1):
+        assert engine.status() == hr.Status("LOOP", r, False, ())
+        engine.end_phase()
+    assert len(enginebase._RUNNING["LOOP"]) <= enginebase._ROUNDS_KEPT
+    assert len(enginebase._RUNNING) <= enginebase._STATUSES_KEPT
+
+
 def test_status_of_an_ended_game_with_no_winner() -> None:
     engine = counter_game(rules=counter_rules(victory=lambda v: () if v.phase == "LOOP" else None))
     engine.end_phase()
