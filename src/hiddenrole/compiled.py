@@ -25,7 +25,6 @@ __all__ = [
     "Requirement",
     "Shape",
     "SubmitStep",
-    "base_of",
     "compiled",
     "with_game_setup",
 ]
@@ -216,7 +215,6 @@ class CompiledRules:
     ``game_setup`` is then the base's, never read). One Night makes one copy per centre dealt."""
 
     __slots__ = (
-        "base",
         "bound",
         "cfg",
         "compound",
@@ -238,9 +236,6 @@ class CompiledRules:
         """The compiled form of ``rules``; with ``known`` (``rules``' own compiled form), that of a
         copy of ``rules`` whose game setup is ``setup`` (see :func:`with_game_setup`)."""
         if known is None:
-            self.base: Rules | None = None
-            """The value ``rules`` was copied from by :func:`with_game_setup` (the first, for a copy
-            of a copy); ``None`` for a value built afresh."""
             b = self.bound = Bound(rules)
             self.game_setup: Callable[..., Any] | None = b.game_setup
             cfg: Config = rules.config
@@ -265,7 +260,6 @@ class CompiledRules:
         else:
             # A copy with another game setup (``setup``, already a plain callable): the rest is
             # ``known``'s, read from its native fields.
-            self.base = known.base if known.base is not None else rules
             self.bound = known.bound
             self.game_setup = setup
             self.cfg = known.cfg
@@ -318,13 +312,3 @@ def with_game_setup(rules: Rules, game_setup: GameSetupLike | None) -> Rules:
 
 
 _COPY_WITH_SETUP.append(with_game_setup)  # Rules.with_game_setup calls it (rules.py cannot import this module)
-
-
-def base_of(rules: Rules) -> Rules | None:
-    """The value ``rules`` was copied from by :func:`with_game_setup` (the first, for a copy of a
-    copy), else ``None``: the two differ in their game setup alone."""
-    hit = _CACHE.get(id(rules))
-    if hit is None or hit[0]() is not rules:
-        return None
-    found: CompiledRules = hit[1]
-    return found.base
