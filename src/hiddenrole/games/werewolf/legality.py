@@ -16,6 +16,7 @@ seat's own pending submissions (``submitted``), which she knows, and nobody else
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import hiddenrole as hr
 
@@ -41,7 +42,12 @@ from .vocab import (
     VAR_POISON,
 )
 
-__all__ = ["Usable"]
+__all__ = ["USABLE_SKILLS", "Usable"]
+
+USABLE_SKILLS: Final = frozenset({ANTIDOTE, POISON, PROTECT, SHOOT})
+"""The only skills :meth:`Usable.usable` may refuse or narrow, declared as ``Rules.usable_skills``:
+the kernel asks it about no other (a day vote's every seat, the pack's kill, the seer's check).
+A test holds ``usable`` to it (``None`` for every other skill)."""
 
 
 class Usable:
@@ -56,8 +62,9 @@ class Usable:
         self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse] = ()
     ) -> str | tuple[str, ...] | None:
         """``None``: any target; a reason: refused; a tuple: only these targets."""
-        # Most skills (KILL, CHECK, VOTE...): nothing to narrow. Four literal comparisons, not
-        # a frozenset lookup: compiled, they cost a fraction of hashing into the set.
+        # Most skills (KILL, CHECK, VOTE...): nothing to narrow (USABLE_SKILLS; the kernel does not
+        # ask about them, a direct caller may). Four literal comparisons, not a frozenset lookup:
+        # compiled, they cost a fraction of hashing into the set.
         if skill != ANTIDOTE and skill != POISON and skill != PROTECT and skill != SHOOT:
             return None
         me = view.player(player_id)
