@@ -11,15 +11,17 @@ kept the same way per Config object, so Rules values that share a Config share i
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, Final
 
 from .config import Config, PhaseConfig, PhaseStep, by_identity, keep_by_identity
-from .errors import InvalidPhase
-from .rules import _COPY_WITH_SETUP, Bound, GameSetupLike, Rules, _fn
+from .errors import InvalidArgument, InvalidPhase
+from .rules import _COPY_WITH_SETUP, GameSetupLike, Rules, _fn
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
 __all__ = [
+    "Bound",
     "CompiledRules",
     "PhaseTable",
     "Requirement",
@@ -28,6 +30,53 @@ __all__ = [
     "compiled",
     "with_game_setup",
 ]
+
+
+class Bound:
+    """Rules normalised to plain callables once, so the hot paths do no lookups. Here, compiled,
+    not in the pure-Python rules module: the engine reads its fields on its hot paths (who-acts
+    reads ``usable_skills`` every pass, a view ``teammates`` and ``role_info``, an event
+    ``audience``), and a compiled read of a pure-Python object's field is a generic lookup."""
+
+    __slots__ = (
+        "_logger",
+        "audience",
+        "game_setup",
+        "interceptors",
+        "resolvers",
+        "role_info",
+        "role_setup",
+        "speech",
+        "teammates",
+        "turn_resolvers",
+        "usable",
+        "usable_skills",
+        "victory",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidArgument("expected a Rules value")
+        self.resolvers = {p: _fn(r, "resolve", f"resolver for {p}") for p, r in rules.resolvers.items()}
+        self.turn_resolvers = {p: _fn(r, "resolve", f"turn resolver for {p}") for p, r in rules.turn_resolvers.items()}
+        self.victory = None if rules.victory is None else _fn(rules.victory, "check_victory", "victory")
+        self.role_setup = {k: _fn(v, "setup", f"role setup for {k}") for k, v in rules.role_setup.items()}
+        self.game_setup = None if rules.game_setup is None else _fn(rules.game_setup, "setup", "game setup")
+        self.role_info = {k: _fn(v, "role_info", f"role info for {k}") for k, v in rules.role_info.items()}
+        self.audience = None if rules.audience is None else _fn(rules.audience, "audience", "audience")
+        self.teammates = None if rules.teammates is None else _fn(rules.teammates, "teammates", "teammates")
+        self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
+        self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
+        self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
+        self.usable_skills = rules.usable_skills
+        self._logger = rules.logger
+
+    @property
+    def logger(self) -> logging.Logger:
+        """The rules' logger, else the library's, looked up when first needed: only an error path
+        logs, and a process's first ``getLogger("hiddenrole")`` builds the logger (about 100k
+        instructions, which the first game compiled its rules for paid before)."""
+        return self._logger if self._logger is not None else logging.getLogger("hiddenrole")
 
 
 class Requirement:

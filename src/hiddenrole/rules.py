@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from .config import Config, by_identity
 from .effects import Effect, Event, SkillUse
-from .errors import InvalidArgument, InvalidConfig
+from .errors import InvalidConfig
 from .state import GameView
 from .vocab import Camp, PhaseType, RoleType, SkillType
 
@@ -170,6 +170,10 @@ class Rules:
 
     ``usable`` (optional) says whether a player may use a skill now and on which
     targets; ``allowed_skills``, readiness, ``submit`` and ``phase_info`` all ask it.
+    ``usable_skills`` (optional, with ``usable``) names the only skills ``usable`` may refuse
+    or narrow: the engine asks it about those alone and takes every other skill as usable on
+    any target, so a game whose gate concerns a few skills pays nothing for the rest (a day
+    vote's every seat). ``None``: ``usable`` is asked about every skill. Stored as a frozenset.
 
     ``name`` (lowercase, e.g. ``"werewolf"``) and ``version`` are recorded in snapshots
     and logs; restoring under a different name or version is refused.
@@ -189,6 +193,7 @@ class Rules:
     speech: SpeechLike | None = field(default=None, kw_only=True)
     interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
     usable: UsableLike | None = field(default=None, kw_only=True)
+    usable_skills: frozenset[SkillType] | None = field(default=None, kw_only=True)
     logger: logging.Logger | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
@@ -216,6 +221,8 @@ class Rules:
         # A Config is frozen, so its verdict is kept with it: a game that builds one Rules
         # value per deal on a shared Config (One Night's centre) validates the Config once.
         by_identity(_VALID_CONFIGS, self.config, _validated)
+        if self.usable_skills is not None:
+            object.__setattr__(self, "usable_skills", _usable_skills(self))
 
     def with_game_setup(self, game_setup: GameSetupLike | None) -> Rules:
         """A copy with ``game_setup`` in place of this value's: what a game whose rules differ
@@ -238,51 +245,27 @@ class Rules:
         return (self.name, self.version)
 
 
+def _usable_skills(rules: Rules) -> frozenset[SkillType]:
+    """``rules.usable_skills`` checked (non-empty skill names, with a ``usable`` to ask), as a
+    frozenset. A name no step offers is allowed: a game whose boards differ may declare one set."""
+    declared: Any = rules.usable_skills
+    if isinstance(declared, (str, bytes)) or not isinstance(declared, Iterable):
+        raise InvalidConfig("Rules.usable_skills must be a collection of skill names, or None")
+    try:
+        skills = frozenset(declared)
+    except TypeError:
+        raise InvalidConfig("Rules.usable_skills must hold skill names") from None
+    if rules.usable is None:
+        raise InvalidConfig("Rules.usable_skills is declared but Rules.usable is None")
+    for k in sorted(skills, key=repr):
+        if not isinstance(k, str) or not k:
+            raise InvalidConfig(f"Rules.usable_skills holds {k!r}, not a skill name")
+    return skills
+
+
 _COPY_WITH_SETUP: list[Callable[[Rules, GameSetupLike | None], Rules]] = []
 """:func:`hiddenrole.compiled.with_game_setup`, put here by that module when it is imported (it imports
 this one, so the kernel's import order holds; importing any part of ``hiddenrole`` imports it)."""
-
-
-class Bound:
-    """Rules normalised to plain callables once, so the hot paths do no lookups."""
-
-    __slots__ = (
-        "_logger",
-        "audience",
-        "game_setup",
-        "interceptors",
-        "resolvers",
-        "role_info",
-        "role_setup",
-        "speech",
-        "teammates",
-        "turn_resolvers",
-        "usable",
-        "victory",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        if not isinstance(rules, Rules):
-            raise InvalidArgument("expected a Rules value")
-        self.resolvers = {p: _fn(r, "resolve", f"resolver for {p}") for p, r in rules.resolvers.items()}
-        self.turn_resolvers = {p: _fn(r, "resolve", f"turn resolver for {p}") for p, r in rules.turn_resolvers.items()}
-        self.victory = None if rules.victory is None else _fn(rules.victory, "check_victory", "victory")
-        self.role_setup = {k: _fn(v, "setup", f"role setup for {k}") for k, v in rules.role_setup.items()}
-        self.game_setup = None if rules.game_setup is None else _fn(rules.game_setup, "setup", "game setup")
-        self.role_info = {k: _fn(v, "role_info", f"role info for {k}") for k, v in rules.role_info.items()}
-        self.audience = None if rules.audience is None else _fn(rules.audience, "audience", "audience")
-        self.teammates = None if rules.teammates is None else _fn(rules.teammates, "teammates", "teammates")
-        self.speech = None if rules.speech is None else _fn(rules.speech, "receivers", "speech")
-        self.interceptors = tuple(_fn(i, "intercept", f"interceptor #{n}") for n, i in enumerate(rules.interceptors))
-        self.usable = None if rules.usable is None else _fn(rules.usable, "usable", "usable")
-        self._logger = rules.logger
-
-    @property
-    def logger(self) -> logging.Logger:
-        """The rules' logger, else the library's, looked up when first needed: only an error path
-        logs, and a process's first ``getLogger("hiddenrole")`` builds the logger (about 100k
-        instructions, which the first game compiled its rules for paid before)."""
-        return self._logger if self._logger is not None else logging.getLogger("hiddenrole")
 
 
 _VALID_CONFIGS: dict[int, tuple[Callable[[], Any], Any]] = {}

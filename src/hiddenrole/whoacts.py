@@ -80,21 +80,26 @@ class WhoActs(EngineBase):
         if got is not None:
             return got
         got = {}
+        shared: tuple[SkillType, ...] = ()  # one role acts, no turn order: every offered seat's one offer
         s = self._state
         table = self._tables.get(s.phase)
         if table is not None and table.active_roles:
             head = (s.turns[0] if s.turns else None) if table.queued else False
             roles = table.active_roles
-            if head is False and len(roles) == 1 and roles[0]:
-                # One named role acts, no turn order (most night phases): its seats are found by
-                # comparing roles, without a lookup per seat; every other seat is offered nothing
-                # (no step is role-less, or the role would be ``""``).
+            if head is False and len(roles) == 1:
+                # One role acts, no turn order (most night phases, and a day vote's role-less step):
+                # every seat it concerns gets one shared tuple, found without a lookup per seat.
                 only = roles[0]
-                skills = table.skills_for(only)
-                if skills:
+                shared = table.skills_for(only)
+                if shared and only:
+                    # A named role: its seats are found by comparing roles; every other seat is
+                    # offered nothing (no step is role-less, or the role would be ``""``).
                     for p in self._actors():
                         if p.role == only:
-                            got[p.id] = skills
+                            got[p.id] = shared
+                elif shared:
+                    # Every step is role-less: each actor is offered the same skills, whatever its role.
+                    got = {p.id: shared for p in self._actors()}
             else:
                 cached = table._skills_for
                 for p in self._actors():
@@ -114,20 +119,31 @@ class WhoActs(EngineBase):
         # the lock and a miss per seat per board. (Computed right after a board change: the
         # per-seat answers are empty, and replaced whole.)
         now = s.blank_by_seat()
-        fn = self._usable
         if self._pending:
             for pid in got:
                 del now[pid]  # narrowed by the seat's own waiting submissions: asked per seat
-        elif fn is None:
+        elif got:
             now.update(got)
-        else:
-            for pid, skills in got.items():
-                try:
-                    now[pid] = self._usable_only(fn, pid, skills, ())
-                except Exception:
-                    # Left for the seat's own question, which raises it then (``usable`` is
-                    # pure: asking again gives the same answer, or the same error).
-                    del now[pid]
+            fn = self._usable
+            if fn is not None:
+                # Only the seats offered a skill the rules' ``usable_skills`` names are asked about
+                # (one verdict for a shared offer, one per run of seats sharing a role's tuple).
+                asked = self._b.usable_skills
+                if not shared or _asks(asked, shared):
+                    last: tuple[SkillType, ...] = ()
+                    ask = False
+                    for pid, skills in got.items():
+                        if skills is not last:
+                            last = skills
+                            ask = _asks(asked, skills)
+                        if not ask:
+                            continue  # nothing offered that ``usable`` may refuse or narrow: the offer stands
+                        try:
+                            now[pid] = self._usable_only(fn, pid, skills, asked, ())
+                        except Exception:
+                            # Left for the seat's own question, which raises it then (``usable`` is
+                            # pure: asking again gives the same answer, or the same error).
+                            del now[pid]
         self._now = now
         return got
 
@@ -148,7 +164,7 @@ class WhoActs(EngineBase):
         if skills:
             fn = self._usable
             if fn is not None:
-                skills = self._usable_only(fn, p.id, skills)
+                skills = self._usable_only(fn, p.id, skills, self._b.usable_skills)
             if skills and self._pending:
                 table = self._tables[self._state.phase]
                 if table.simultaneous:
@@ -166,9 +182,11 @@ class WhoActs(EngineBase):
         fn: Callable[..., Any],
         player_id: str,
         skills: tuple[SkillType, ...],
+        asked: frozenset[SkillType] | None,
         mine: tuple[SkillUse, ...] | None = None,
     ) -> tuple[SkillType, ...]:
         """``skills`` less those the rules' ``usable`` refuses now (one pass, answers kept as :meth:`_gate`;
+        ``asked``: the rules' ``usable_skills``, the only skills it is asked about, ``None`` for all;
         ``mine``: the seat's own waiting submissions, when the caller has them)."""
         gates = self._gates.get(player_id)
         fresh = gates is None  # nothing asked yet (the pass after a board change): no lookup per skill
@@ -176,6 +194,8 @@ class WhoActs(EngineBase):
             gates = self._gates[player_id] = {}
         refused = False
         for k in skills:
+            if asked is not None and k not in asked:
+                continue  # never asked: usable on any target (see _gate)
             if not fresh and k in gates:
                 gate = gates[k]
             else:
@@ -186,7 +206,7 @@ class WhoActs(EngineBase):
                 refused = True
         if not refused:
             return skills
-        return tuple([k for k in skills if not isinstance(gates[k], str)])
+        return tuple([k for k in skills if not isinstance(gates.get(k), str)])
 
     def _mine(self, player_id: str) -> tuple[SkillUse, ...]:
         """The seat's own submissions waiting in this phase (what ``usable`` may depend on besides the board)."""
@@ -211,11 +231,15 @@ class WhoActs(EngineBase):
 
         ``usable`` is pure (a function of the board and the seat's own waiting submissions,
         ``mine`` when the caller has them), so its answer is kept per seat and skill until
-        the board or the seat's own submissions change.
+        the board or the seat's own submissions change. A skill outside the rules'
+        ``usable_skills`` is never asked about: ``None``.
         """
         fn = self._usable
         if fn is None:
             return None
+        asked = self._b.usable_skills
+        if asked is not None and skill not in asked:
+            return None  # the rules promise usable never refuses nor narrows it: not asked, not kept
         gates = self._gates.get(player_id)
         if gates is None:
             gates = self._gates[player_id] = {}
@@ -427,6 +451,11 @@ class WhoActs(EngineBase):
             self._in_ext = False
         got = self._infos[p.id] = frozen_map(raw)
         return got
+
+
+def _asks(asked: frozenset[SkillType] | None, skills: tuple[SkillType, ...]) -> bool:
+    """Whether ``usable`` is asked about any of ``skills`` (``asked``: the rules' ``usable_skills``)."""
+    return asked is None or any(k in asked for k in skills)  # compiled, any() of a generator is a native loop
 
 
 def _key(step: PhaseStep | None) -> tuple[RoleType, SkillType]:

@@ -13,8 +13,8 @@ import pytest
 import hiddenrole as hr
 from hiddenrole.enginetest.checks import behaviour, who_acts_problems
 
-from .conftest import game
-from .test_who_may_act import PLAYERS, night_day, optional, pending
+from .conftest import game, make_rules, phase, step
+from .test_who_may_act import DAY_STEPS, PLAYERS, night_day, optional, pending
 
 
 def gate(
@@ -129,3 +129,125 @@ def test_usable_sees_only_the_players_own_submissions_this_phase() -> None:
         engine.submit("s1", "CHECK", ["h1"])
     assert all(set(mine) <= {pid} for pid, mine in seen)
     assert ("s1", ("s1",)) in seen
+
+
+# ---------------------------------------------------------------- Rules.usable_skills
+
+
+def declared_village(asked: list[str], declared: object) -> hr.Engine:
+    """The village whose ``gate`` records every skill it is asked about, under a declaration."""
+
+    def spy(pid: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]) -> str | tuple[str, ...] | None:
+        asked.append(skill)
+        return gate(pid, skill, view, submitted)
+
+    engine, _ = game(night_day(), PLAYERS, usable=spy, usable_skills=declared)
+    return engine
+
+
+def every_answer(engine: hr.Engine) -> tuple[object, ...]:
+    """Every reader that asks ``usable``, for every seat and skill of the config."""
+    skills = ("KILL", "CHECK", "SAVE", "POISON", hr.SKIP, "VOTE", "SPEAK")
+    return (
+        behaviour(engine),
+        tuple(engine.allowed_targets(pid, k) for pid in engine.player_ids() for k in skills),
+        engine.phase_info(),
+    )
+
+
+def play_marked(engine: hr.Engine) -> list[object]:
+    """A night and a day with refusals and limits on declared and undeclared skills, every answer taken."""
+    seen: list[object] = [every_answer(engine)]
+    mark(engine, "x1", "no.SAVE", "the antidote is gone")
+    mark(engine, "s1", "only.CHECK", "v1,h1")
+    mark(engine, "w1", "only.KILL", "v1")
+    seen.append(every_answer(engine))
+    for pid, skill, targets in (("w1", "KILL", ["h1"]), ("s1", "CHECK", ["w1"]), ("s1", "CHECK", ["v1"])):
+        try:
+            engine.submit(pid, skill, targets)
+            seen.append(("accepted", pid, skill))
+        except hr.GameError as e:
+            seen.append((type(e).__name__, str(e)))
+        seen.append(every_answer(engine))
+    engine.end_phase()
+    mark(engine, "v1", "no.VOTE", "muted")
+    seen.append(every_answer(engine))
+    return seen
+
+
+def test_usable_skills_are_checked_and_kept_as_a_frozenset() -> None:
+    rules = make_rules(night_day(), usable=gate, usable_skills=["SAVE", "CHECK", "SAVE"])
+    assert rules.usable_skills == frozenset({"SAVE", "CHECK"})
+    assert type(rules.usable_skills) is frozenset
+    assert rules.with_game_setup(None).usable_skills == rules.usable_skills
+    assert make_rules(night_day(), usable=gate).usable_skills is None
+    for bad, match in (
+        ("SAVE", "collection of skill names"),
+        (42, "collection of skill names"),
+        ([["SAVE"]], "must hold skill names"),
+        (["SAVE", ""], "not a skill name"),
+        (["SAVE", 7], "not a skill name"),
+    ):
+        with pytest.raises(hr.InvalidConfig, match=match):
+            make_rules(night_day(), usable=gate, usable_skills=bad)
+    with pytest.raises(hr.InvalidConfig, match=r"Rules\.usable is None"):
+        make_rules(night_day(), usable_skills=frozenset({"SAVE"}))
+
+
+def test_usable_is_asked_only_about_the_declared_skills() -> None:
+    asked: list[str] = []
+    play_marked(declared_village(asked, {"SAVE", "CHECK"}))
+    assert asked
+    assert set(asked) <= {"SAVE", "CHECK"}
+
+
+def test_a_truthful_declaration_changes_no_answer() -> None:
+    """Declaring every skill ``gate`` acts on here (SAVE, CHECK, KILL, VOTE) answers as declaring none;
+    so does declaring every skill of the config."""
+    reference = play_marked(declared_village([], None))
+    assert play_marked(declared_village([], {"SAVE", "CHECK", "KILL", "VOTE"})) == reference
+    assert play_marked(declared_village([], {"KILL", "CHECK", "SAVE", "POISON", hr.SKIP, "VOTE", "SPEAK"})) == reference
+
+
+def test_an_undeclared_skill_is_usable_on_any_target_whatever_usable_would_say() -> None:
+    """The declaration is the rules' promise: a skill it leaves out is never asked about, so a
+    refusal or limit ``usable`` would give it has no effect anywhere (every reader agrees)."""
+    engine = declared_village([], {"SAVE"})
+    mark(engine, "s1", "no.CHECK", "blind")
+    mark(engine, "w1", "only.KILL", "v1")
+    mark(engine, "x1", "no.SAVE", "the antidote is gone")
+    assert engine.allowed_skills("s1") == ("CHECK",)
+    assert engine.allowed_targets("s1", "CHECK") is None
+    assert engine.allowed_targets("w1", "KILL") is None
+    assert engine.player_view("w1").targets == ()
+    assert engine.allowed_skills("x1") == ("POISON", hr.SKIP)  # a declared skill is still refused
+    assert engine.phase_info().roles["seer"].refused == {}
+    assert ("s1", "CHECK") in pending(engine)
+    agree(engine)
+    engine.submit("w1", "KILL", ["h1"])
+    engine.submit("s1", "CHECK", ["w1"])
+    assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("w1", "KILL"), ("s1", "CHECK")]
+    agree(engine)
+
+
+@pytest.mark.parametrize("declared", [None, {"VOTE", "CHECK"}, {"SAVE"}])
+def test_the_pass_gates_a_shared_offer_only_when_declared(declared: set[str] | None) -> None:
+    """One role acting (the seer's night) or one role-less step set (the day) gives every seat one
+    shared offer, gated once per pass: refused where ``usable`` is asked, offered where it is not."""
+    night = hr.Config(
+        "NIGHT",
+        {
+            "NIGHT": phase(
+                step(hr.SYSTEM, hr.ANNOUNCE), step("seer", "CHECK"), next_phase="DAY", on_enter=(hr.CLEAR_ROUND_VARS,)
+            ),
+            "DAY": phase(*DAY_STEPS, next_phase="NIGHT", on_exit=(hr.ADVANCE_ROUND,)),
+        },
+    )
+    engine, _ = game(night, PLAYERS, usable=gate, usable_skills=declared)
+    engine.apply(hr.set_var(hr.GAME.of("s1"), "no.CHECK", "blind"), hr.set_var(hr.GAME.of("v1"), "no.VOTE", "muted"))
+    asked = declared is None or "VOTE" in declared
+    assert engine.allowed_skills("s1") == (() if asked else ("CHECK",))
+    engine.end_phase()
+    assert engine.allowed_skills("v1") == (("SPEAK",) if asked else ("VOTE", "SPEAK"))
+    assert engine.allowed_skills("h1") == ("VOTE", "SPEAK")
+    agree(engine)

@@ -6,12 +6,18 @@ reason and leaves nothing pending, and readiness does not wait for it.
 
 from __future__ import annotations
 
+import dataclasses
+import random
+from collections.abc import Sequence
+
 import pytest
 
 import hiddenrole as hr
 from hiddenrole.enginetest.checks import behaviour, who_acts_problems
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import idiot, wolfking
 from hiddenrole.games.werewolf import resolution as rs
+from hiddenrole.games.werewolf.legality import USABLE_SKILLS, Usable
 
 from .helpers import EIGHT, table, until
 
@@ -160,3 +166,82 @@ def test_the_player_view_names_the_only_targets_a_limited_skill_accepts() -> Non
     assert limits[ww.ANTIDOTE] == ("p06",)
     assert WITCH not in limits[ww.POISON]
     assert engine.player_view("p06").targets == ()
+
+
+TABLES = [
+    (ww.Switches(), ()),
+    (ww.Switches(witch_can_use_both_potions=True, guard_can_repeat=True, witch_can_save_self=True), ()),
+    (ww.Switches(ordered_day=True, guard_can_protect_self=False), (idiot.EXTENSION, wolfking.EXTENSION)),
+    (ww.Switches(bid_for_floor=True), (wolfking.EXTENSION,)),
+]
+
+
+def _pair(
+    sw: ww.Switches, exts: tuple[ww.Extension, ...], seed: int
+) -> tuple[hr.Engine, hr.Engine, list[tuple[str, object]]]:
+    """The same deal under the shipped rules (``usable_skills`` declared) and under a copy that
+    asks ``usable`` about every skill, recording each answer."""
+    extra = {idiot.EXTENSION: idiot.IDIOT, wolfking.EXTENSION: wolfking.WOLF_KING}
+    cards = [*ww.board(10), *(extra[e] for e in exts)]
+    declared = ww.new_game(cards, seed, switches=sw, extensions=exts, start=False)
+    shipped = declared.rules
+    assert shipped.usable_skills == USABLE_SKILLS
+    inner = shipped.usable
+    assert isinstance(inner, Usable)
+    answers: list[tuple[str, object]] = []
+
+    def every(
+        pid: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse]
+    ) -> str | tuple[str, ...] | None:
+        got = inner.usable(pid, skill, view, submitted)
+        answers.append((skill, got))
+        return got
+
+    undeclared = hr.Engine(dataclasses.replace(shipped, usable=every, usable_skills=None))
+    for pid in declared.player_ids():
+        undeclared.add_player(pid, declared.player_info(pid).role)
+    declared.start()
+    undeclared.start()
+    return declared, undeclared, answers
+
+
+def _step(engine: hr.Engine, rng: random.Random) -> list[object]:
+    """Every who-acts answer of the phase, then one random move per seat, then the phase's end."""
+    seen: list[object] = [behaviour(engine)]
+    ids = engine.player_ids()
+    alive = engine.alive_player_ids()
+    for pid in ids:
+        skills = engine.allowed_skills(pid)
+        seen.append(tuple(engine.allowed_targets(pid, k) for k in skills))
+        if not skills:
+            continue
+        skill = rng.choice(skills)
+        targets = [] if skill in (hr.SKIP, ww.DONE) else [rng.choice(alive)]
+        if skill == ww.BID:
+            targets = [rng.choice(ww.BID_LEVELS)]
+        try:
+            engine.submit(pid, skill, targets)
+            seen.append(("accepted", pid, skill, tuple(targets)))
+        except hr.GameError as e:
+            seen.append((type(e).__name__, str(e)))
+        seen.append(behaviour(engine))
+    engine.end_phase()
+    return seen
+
+
+@pytest.mark.parametrize(("sw", "exts"), TABLES)
+def test_usable_refuses_and_narrows_only_the_skills_it_declares(
+    sw: ww.Switches, exts: tuple[ww.Extension, ...]
+) -> None:
+    """``Rules.usable_skills`` is a promise: ``usable`` answers ``None`` for every other skill on every
+    board a game reaches, so the kernel, which then never asks, answers exactly as if it asked."""
+    for seed in range(3):
+        declared, undeclared, answers = _pair(sw, exts, seed)
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        for _ in range(60):
+            if declared.status().over:
+                break
+            assert _step(declared, rng_a) == _step(undeclared, rng_b)
+        assert declared.log().to_json() == undeclared.log().to_json()
+        assert {skill for skill, _ in answers} - USABLE_SKILLS, "the spy was asked about other skills too"
+        assert [(k, got) for k, got in answers if k not in USABLE_SKILLS and got is not None] == []

@@ -109,7 +109,7 @@ import hiddenrole as hr
 from .boards import BOARDS, MAX_PLAYERS, MIN_PLAYERS, board, deal, seat_ids
 from .boundary import CORE_EVENTS, Audience, floor_speech, gun_info, ordered_speech, speech, teammates, witch_info
 from .floor import floor_resolvers, floor_turn_resolvers
-from .legality import Usable
+from .legality import USABLE_SKILLS, Usable
 from .phases import (
     ANNOUNCEMENTS,
     BID_DAY_ANNOUNCEMENT,
@@ -197,6 +197,7 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
         speech=floor_speech if sw.bid_for_floor else ordered_speech if sw.ordered_day else speech,
         interceptors=(*(i for e in extensions for i in e.interceptors), *extra),
         usable=Usable(sw),
+        usable_skills=USABLE_SKILLS,
     )
 
 

@@ -16,6 +16,7 @@ seat's own pending submissions (``submitted``), which she knows, and nobody else
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import hiddenrole as hr
 
@@ -41,39 +42,50 @@ from .vocab import (
     VAR_POISON,
 )
 
-__all__ = ["Usable"]
+__all__ = ["USABLE_SKILLS", "Usable"]
+
+USABLE_SKILLS: Final = frozenset({ANTIDOTE, POISON, PROTECT, SHOOT})
+"""The only skills :meth:`Usable.usable` may refuse or narrow, declared as ``Rules.usable_skills``:
+the kernel asks it about no other (a day vote's every seat, the pack's kill, the seer's check).
+A test holds ``usable`` to it (``None`` for every other skill)."""
 
 
 class Usable:
     """The ``usable`` extension point under one set of house rules (``Rules.usable``)."""
 
-    __slots__ = ("switches",)
+    __slots__ = ("_both_potions", "_protect_self", "_repeat_guard", "_save_self", "switches")
 
     def __init__(self, switches: Switches) -> None:
         self.switches = switches
+        # The four switches read here, copied once: compiled, each read of the pure-Python
+        # Switches is a generic attribute lookup; these are native fields.
+        self._both_potions = switches.witch_can_use_both_potions
+        self._protect_self = switches.guard_can_protect_self
+        self._repeat_guard = switches.guard_can_repeat
+        self._save_self = switches.witch_can_save_self
 
     def usable(
         self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse] = ()
     ) -> str | tuple[str, ...] | None:
         """``None``: any target; a reason: refused; a tuple: only these targets."""
-        # Most skills (KILL, CHECK, VOTE...): nothing to narrow. Four literal comparisons, not
-        # a frozenset lookup: compiled, they cost a fraction of hashing into the set.
+        # Most skills (KILL, CHECK, VOTE...): nothing to narrow (USABLE_SKILLS; the kernel does not
+        # ask about them, a direct caller may). Four literal comparisons, not a frozenset lookup:
+        # compiled, they cost a fraction of hashing into the set.
         if skill != ANTIDOTE and skill != POISON and skill != PROTECT and skill != SHOOT:
             return None
         me = view.player(player_id)
         if me is None:
             return None
-        sw = self.switches
-        if skill in (ANTIDOTE, POISON) and not sw.witch_can_use_both_potions:
+        if skill in (ANTIDOTE, POISON) and not self._both_potions:
             other = POISON if skill == ANTIDOTE else ANTIDOTE
             if any(u.skill == other for u in submitted):
                 return BOTH_POTIONS
         if skill == PROTECT:
             out = [p.id for p in view.alive_players()]
-            if not sw.guard_can_protect_self:
+            if not self._protect_self:
                 out = [t for t in out if t != player_id]
             last = cell(me.vars, VAR_GUARD_LAST_TARGET)
-            if not sw.guard_can_repeat and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1):
+            if not self._repeat_guard and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1):
                 out = [t for t in out if t != last]
             return tuple(out)
         if skill == ANTIDOTE:
@@ -82,7 +94,7 @@ class Usable:
             victim = night_kill_target(view)
             if not victim:
                 return NO_KILL
-            if victim == player_id and not sw.witch_can_save_self:
+            if victim == player_id and not self._save_self:
                 return SELF_SAVE
             return (victim,)
         if skill == POISON:
