@@ -36,6 +36,8 @@ __all__ = ["Acting"]
 _new: Final = tuple.__new__
 _SKILL_USE: Final[type[SkillUse]] = SkillUse
 """Read from a C static by compiled ``submit`` (a class name is a dict lookup)."""
+_UNASKED: Final[frozenset[str]] = frozenset(("\x00unasked",))
+"""Marks a skill whose ``usable`` answer is not kept (never an answer: each kept target set is built anew)."""
 
 
 class Acting(Restoring):
@@ -98,8 +100,10 @@ class Acting(Restoring):
             if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
-                gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked
-                gate = gates[skill] if gates is not None and skill in gates else self._gate(player_id, skill)
+                # The answer allowed_skills kept, if it was asked: one lookup (``None`` is an answer).
+                gates = self._gates.get(player_id)
+                kept = _UNASKED if gates is None else gates.get(skill, _UNASKED)
+                gate = self._gate(player_id, skill) if kept is _UNASKED else kept
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:

@@ -129,3 +129,17 @@ def test_usable_sees_only_the_players_own_submissions_this_phase() -> None:
         engine.submit("s1", "CHECK", ["h1"])
     assert all(set(mine) <= {pid} for pid, mine in seen)
     assert ("s1", ("s1",)) in seen
+
+
+def test_submit_asks_usable_itself_when_no_answer_was_kept() -> None:
+    """While a submission waits, the who-acts pass keeps no ``usable`` answer: submit asks for the
+    seat's own (red if submit took its "not kept" marker for an answer)."""
+    engine = village()
+    engine.submit("w1", "KILL", ["v1"])
+    mark(engine, "s1", "only.CHECK", "v1,h1")  # a board change: nothing is kept
+    with pytest.raises(hr.InvalidTargets, match="w1"):
+        engine.submit("s1", "CHECK", ["w1"])
+    engine.submit("s1", "CHECK", ["h1"])
+    engine.submit("x1", "SAVE", ["v1"])  # usable has no opinion: any living target
+    assert [u.targets for u in engine.pending_uses()] == [("v1",), ("h1",), ("v1",)]
+    agree(engine)
