@@ -36,8 +36,6 @@ __all__ = ["Acting"]
 _new: Final = tuple.__new__
 _SKILL_USE: Final[type[SkillUse]] = SkillUse
 """Read from a C static by compiled ``submit`` (a class name is a dict lookup)."""
-_UNASKED: Final[frozenset[str]] = frozenset(("\x00unasked",))
-"""Marks a skill whose ``usable`` answer is not kept (never an answer: each kept target set is built anew)."""
 
 
 class Acting(Restoring):
@@ -100,10 +98,16 @@ class Acting(Restoring):
             if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
-                # The answer allowed_skills kept, if it was asked: one lookup (``None`` is an answer).
+                # The answer allowed_skills kept, if it was asked: one lookup, not ``in`` then ``[]``
+                # (a kept seat's map holds every skill offered to it: a miss is rare).
                 gates = self._gates.get(player_id)
-                kept = _UNASKED if gates is None else gates.get(skill, _UNASKED)
-                gate = self._gate(player_id, skill) if kept is _UNASKED else kept
+                if gates is None:
+                    gate = self._gate(player_id, skill)
+                else:
+                    try:
+                        gate = gates[skill]
+                    except KeyError:
+                        gate = self._gate(player_id, skill)
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:

@@ -200,7 +200,14 @@ class EngineBase:
             if row is None:
                 row = [] if len(_RUNNING) >= _STATUSES_KEPT else _RUNNING.setdefault(phase, [])
             r = s.round
-            got_kept = row[r] if 0 <= r < len(row) else None
+            got_kept = None
+            if r >= 0:  # never negative (restore refuses it): a negative index would read from the end
+                # An index, not a bounds test first: pure, ``0 <= r < len(row)`` cost more than the
+                # dict lookup it replaces; an index past the end is a later round than any seen yet.
+                try:
+                    got_kept = row[r]
+                except IndexError:
+                    got_kept = None
             if got_kept is None:
                 got = _new(_STATUS, (phase, r, False, ()))
                 if 0 <= r < _ROUNDS_KEPT:
