@@ -175,25 +175,26 @@ class Acting(Restoring):
 
     def _check_shaped_targets(self, step: PhaseStep, player_id: str, tgts: tuple[str, ...]) -> None:
         """Targets of a step that declares a pool, a count, distinctness or no-self."""
-        real = [t for t in tgts if t]
-        if len(real) != len(tgts):
-            raise TargetNotFound("empty target name")
-        if len(real) < step.min_targets or (step.max_targets is not None and len(real) > step.max_targets):
+        for t in tgts:  # an empty name is refused first: the checks below then read the tuple itself
+            if not t:
+                raise TargetNotFound("empty target name")
+        n = len(tgts)
+        if n < step.min_targets or (step.max_targets is not None and n > step.max_targets):
             bound = (
                 step.min_targets if step.max_targets == step.min_targets else f"{step.min_targets}..{step.max_targets}"
             )
-            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {len(real)}")
-        if step.distinct_targets and len(set(real)) != len(real):
+            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {n}")
+        if step.distinct_targets and len(set(tgts)) != n:
             raise InvalidTargets(f"{step.skill!r} needs distinct targets")
         if step.target_pool:
             pool = self._cfg.target_pools[step.target_pool]
-            for t in real:
+            for t in tgts:
                 if t not in pool:
                     raise TargetNotFound(f"{t!r} is not in target pool {step.target_pool!r}")
             return
-        if not step.allow_self_target and player_id in real:
+        if not step.allow_self_target and player_id in tgts:
             raise InvalidTargets(f"{step.skill!r} may not target oneself")
-        for t in real:
+        for t in tgts:
             self._check_target(step, t)
 
     def end_turn(self, player_id: str) -> tuple[Effect, ...]:
