@@ -211,8 +211,8 @@ class EngineBase:
             if got_kept is None:
                 got = _new(_STATUS, (phase, r, False, ()))
                 if 0 <= r < _ROUNDS_KEPT:
-                    if r >= len(row):
-                        row.extend([None] * (r + 1 - len(row)))
+                    while len(row) <= r:  # appended one by one: never past ``r`` (engines in threads share the row)
+                        row.append(None)
                     row[r] = got
             else:
                 got = got_kept
