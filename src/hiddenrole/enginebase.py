@@ -197,25 +197,19 @@ class EngineBase:
             got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
         else:
             row = _RUNNING.get(phase)
-            if row is None:
-                row = [] if len(_RUNNING) >= _STATUSES_KEPT else _RUNNING.setdefault(phase, [])
+            if row is None and len(_RUNNING) < _STATUSES_KEPT:
+                # Made at its full length: an index in range is then a plain read (an index past the
+                # end raised, costly compiled; a bounds test on the length cost more than the dict
+                # lookup it replaced, pure).
+                row = _RUNNING.setdefault(phase, [None] * _ROUNDS_KEPT)
             r = s.round
-            got_kept = None
-            if r >= 0:  # never negative (restore refuses it): a negative index would read from the end
-                # An index, not a bounds test first: pure, ``0 <= r < len(row)`` cost more than the
-                # dict lookup it replaces; an index past the end is a later round than any seen yet.
-                try:
-                    got_kept = row[r]
-                except IndexError:
-                    got_kept = None
-            if got_kept is None:
+            kept = row[r] if row is not None and 0 <= r < _ROUNDS_KEPT else None
+            if kept is None:
                 got = _new(_STATUS, (phase, r, False, ()))
-                if 0 <= r < _ROUNDS_KEPT:
-                    while len(row) <= r:  # appended one by one: never past ``r`` (engines in threads share the row)
-                        row.append(None)
+                if row is not None and 0 <= r < _ROUNDS_KEPT:
                     row[r] = got
             else:
-                got = got_kept
+                got = kept
         self._status = got
         return got
 
