@@ -133,7 +133,7 @@ def test_usable_sees_only_the_players_own_submissions_this_phase() -> None:
 
 def test_submit_asks_usable_itself_when_no_answer_was_kept() -> None:
     """While a submission waits, the who-acts pass keeps no ``usable`` answer: submit asks for the
-    seat's own (red if submit took its "not kept" marker for an answer)."""
+    seat's own (red if submit took a seat without kept answers for one ``usable`` has no opinion on)."""
     engine = village()
     engine.submit("w1", "KILL", ["v1"])
     mark(engine, "s1", "only.CHECK", "v1,h1")  # a board change: nothing is kept
