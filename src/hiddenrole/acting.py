@@ -98,8 +98,16 @@ class Acting(Restoring):
             if self._usable is None:
                 gate: str | frozenset[str] | None = None
             else:
-                gates = self._gates.get(player_id)  # the answer allowed_skills kept, if it was asked
-                gate = gates[skill] if gates is not None and skill in gates else self._gate(player_id, skill)
+                # The answer allowed_skills kept, if it was asked: one lookup, not ``in`` then ``[]``
+                # (a kept seat's map holds every skill offered to it: a miss is rare).
+                gates = self._gates.get(player_id)
+                if gates is None:
+                    gate = self._gate(player_id, skill)
+                else:
+                    try:
+                        gate = gates[skill]
+                    except KeyError:
+                        gate = self._gate(player_id, skill)
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:
@@ -122,7 +130,10 @@ class Acting(Restoring):
             if gate is not None:
                 for t in tgts:
                     if t and t not in gate:
-                        raise InvalidTargets(f"{skill!r} may not target {t!r} now")
+                        # ``repr()``, not an f-string's ``!r``: compiled, that is a ``str.format`` call
+                        # looked up by name (about 1,800 instructions each); a driver that does not ask
+                        # allowed_targets first meets this refusal in play.
+                        raise InvalidTargets(repr(skill) + " may not target " + repr(t) + " now")
             if table.simultaneous:
                 # The last check of a simultaneous phase (no turns): the submission waits for the end.
                 if not vetted:
@@ -161,31 +172,32 @@ class Acting(Restoring):
         """The one target check every step makes: a seated player, alive unless the step allows the dead."""
         tp = self._state.players.get(target)
         if tp is None:
-            raise TargetNotFound(f"no player {target!r}")
+            raise TargetNotFound("no player " + repr(target))  # repr(), as in submit's refusals met in play
         if not tp.alive and not step.allow_dead_target:
-            raise TargetDead(f"{target!r} is eliminated")
+            raise TargetDead(repr(target) + " is eliminated")
 
     def _check_shaped_targets(self, step: PhaseStep, player_id: str, tgts: tuple[str, ...]) -> None:
         """Targets of a step that declares a pool, a count, distinctness or no-self."""
-        real = [t for t in tgts if t]
-        if len(real) != len(tgts):
-            raise TargetNotFound("empty target name")
-        if len(real) < step.min_targets or (step.max_targets is not None and len(real) > step.max_targets):
+        for t in tgts:  # an empty name is refused first: the checks below then read the tuple itself
+            if not t:
+                raise TargetNotFound("empty target name")
+        n = len(tgts)
+        if n < step.min_targets or (step.max_targets is not None and n > step.max_targets):
             bound = (
                 step.min_targets if step.max_targets == step.min_targets else f"{step.min_targets}..{step.max_targets}"
             )
-            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {len(real)}")
-        if step.distinct_targets and len(set(real)) != len(real):
+            raise InvalidTargets(f"{step.skill!r} takes {bound} targets, got {n}")
+        if step.distinct_targets and len(set(tgts)) != n:
             raise InvalidTargets(f"{step.skill!r} needs distinct targets")
         if step.target_pool:
             pool = self._cfg.target_pools[step.target_pool]
-            for t in real:
+            for t in tgts:
                 if t not in pool:
                     raise TargetNotFound(f"{t!r} is not in target pool {step.target_pool!r}")
             return
-        if not step.allow_self_target and player_id in real:
+        if not step.allow_self_target and player_id in tgts:
             raise InvalidTargets(f"{step.skill!r} may not target oneself")
-        for t in real:
+        for t in tgts:
             self._check_target(step, t)
 
     def end_turn(self, player_id: str) -> tuple[Effect, ...]:

@@ -24,14 +24,17 @@ from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 _new: Final = tuple.__new__
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
+_RLOCK: Final = _thread.RLock
+"""Read from a C static by compiled ``__init__`` (``_thread.RLock`` is a module attribute lookup)."""
 _STATUS: Final[type[Status]] = Status
-_RUNNING: Final[dict[str, dict[int, Status]]] = {}
-"""The running games' statuses made so far, by phase, then round (see ``EngineBase._kept_status``)."""
+_RUNNING: Final[dict[str, list[Status | None]]] = {}
+"""The running games' statuses made so far, by phase, then round (a list indexed by the round: compiled,
+an index is a native read where a dict keyed by the round boxed it and hashed it; see ``EngineBase._kept_status``)."""
 _STATUSES_KEPT: Final = 1024
 """Phases kept in :data:`_RUNNING`; past that (phase names without end) each status is built anew."""
 _ROUNDS_KEPT: Final = 64
-"""Rounds kept per phase in :data:`_RUNNING` (a table's games rarely run longer); later rounds' statuses
-are built anew, so the map holds at most ``_STATUSES_KEPT * _ROUNDS_KEPT`` small values."""
+"""Rounds kept per phase in :data:`_RUNNING` (rounds 0 to 63: a table's games rarely run longer); later
+rounds' statuses are built anew, so the map holds at most ``_STATUSES_KEPT * _ROUNDS_KEPT`` small values."""
 
 __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
@@ -106,12 +109,14 @@ class EngineBase:
         self._view = GameView(self._state)
         self._pending: list[SkillUse] = []
         self._log: list[Effect] = []
-        self._encoded = EncodedEffects()
+        self._encoded: EncodedEffects | None = None
+        """The JSON text of the log's effects, kept for the next save; made by the first log or
+        snapshot (under the lock): a game never saved never builds one (and its lock)."""
         # The hottest readers and writers (submit, end_phase, allowed_skills, player_view, status,
         # alive_player_ids) take it with acquire() / try / finally release() rather than `with`:
         # as safe (re-entrant; any exception releases it) and cheaper both compiled (mypyc looks
         # the context manager up on every entry) and pure: werewolf -1.9% / -3.4% instructions.
-        self._lock = _thread.RLock()  # what threading.RLock() returns, without its Python frame
+        self._lock = _RLOCK()  # what threading.RLock() returns, without its Python frame
         # Its two methods bound once: compiled, ``self._lock.acquire()`` looks the method up by name
         # on every call (PyObject_VectorcallMethod); the bound method is called directly (a locked
         # call's lock round trip, about 960 instructions, drops by about 250). The same lock: re-entrant,
@@ -184,23 +189,27 @@ class EngineBase:
 
         A running game's status is a function of its phase and round alone, and a ``Status`` is an
         immutable value: one per (phase, round) serves every engine (:data:`_RUNNING`), as one
-        ``PHASE_CHANGED`` entry per phase does. Found with two native lookups where building it
-        (``tuple.__new__``) cost about 900 instructions compiled, once per phase of every game."""
+        ``PHASE_CHANGED`` entry per phase does. Found with one native lookup and an index where
+        building it (``tuple.__new__``) cost about 900 instructions compiled, once per phase of every game."""
         s = self._state
         phase = s.phase
         if phase == END or s.winners:
             got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
         else:
-            by_round = _RUNNING.get(phase)
-            if by_round is None:
-                by_round = {} if len(_RUNNING) >= _STATUSES_KEPT else _RUNNING.setdefault(phase, {})
-            got_kept = by_round.get(s.round)
-            if got_kept is None:
-                got = _new(_STATUS, (phase, s.round, False, ()))
-                if len(by_round) < _ROUNDS_KEPT:
-                    by_round[s.round] = got
+            row = _RUNNING.get(phase)
+            if row is None and len(_RUNNING) < _STATUSES_KEPT:
+                # Made at its full length: an index in range is then a plain read (an index past the
+                # end raised, costly compiled; a bounds test on the length cost more than the dict
+                # lookup it replaced, pure).
+                row = _RUNNING.setdefault(phase, [None] * _ROUNDS_KEPT)
+            r = s.round
+            kept = row[r] if row is not None and 0 <= r < _ROUNDS_KEPT else None
+            if kept is None:
+                got = _new(_STATUS, (phase, r, False, ()))
+                if row is not None and 0 <= r < _ROUNDS_KEPT:
+                    row[r] = got
             else:
-                got = got_kept
+                got = kept
         self._status = got
         return got
 

@@ -26,9 +26,9 @@ from .errors import (
     ReentrantCall,
 )
 from .restoring import AllOrNothing
-from .transitions import phase_changed
+from .transitions import game_ended, phase_changed
 from .views import PlayerInfo
-from .vocab import END, GAME_ENDED, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, RoleType
+from .vocab import END, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, RoleType
 
 __all__ = ["Phases"]
 
@@ -210,7 +210,7 @@ class Phases(Acting):
             self._pending.clear()
             if nxt == END:
                 s.winners = winners or ()
-                out.append(kernel_entry(GAME_ENDED, winners=s.winners))
+                out.append(game_ended(s.winners))
                 self._log.extend(out)
             else:
                 self._log.extend(out)

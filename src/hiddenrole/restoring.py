@@ -16,6 +16,7 @@ from .errors import InvalidArgument, InvalidLog, InvalidSnapshot, RulesMismatch
 from .persistence import (
     LOG_VERSION,
     SNAPSHOT_VERSION,
+    EncodedEffects,
     GameLog,
     SavedSnapshot,
     Snapshot,
@@ -132,7 +133,10 @@ class Restoring(Transitions):
             return self._game_log()
 
     def _game_log(self) -> GameLog:
-        return engine_log(self.rules.name, self.rules.version, tuple(self._log), self._encoded)
+        encoded = self._encoded
+        if encoded is None:  # the first save of this engine (its callers hold the lock)
+            encoded = self._encoded = EncodedEffects()
+        return engine_log(self.rules.name, self.rules.version, tuple(self._log), encoded)
 
     def snapshot(self) -> Snapshot:
         """The log plus the board and the unresolved submissions."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -351,3 +352,20 @@ def test_a_phase_left_mid_order_leaves_no_turn_behind() -> None:
     assert (saved.phase, saved.turns, saved.delayed) == (chat, (), ())
     replayed = hr.Engine.replay(rules, engine.log())
     assert replayed.snapshot().to_json() == saved.to_json()
+
+
+def test_a_skill_offered_only_on_the_seat_s_turn_is_gated_by_usable_off_turn() -> None:
+    """Off turn a seat's kept ``usable`` answers cover its out-of-turn skills only: submit asks for
+    any other itself, and a refusal is reported before the turn is (red if a missing answer passed)."""
+    rules = dataclasses.replace(
+        make_rules(hr.SEQUENTIAL, out_of_turn=(SHOUT,)),
+        usable=lambda pid, skill, view, mine: "no zapping" if skill == ZAP else None,
+    )
+    engine = new(rules)
+    assert engine.allowed_skills("b") == (SHOUT,)
+    with pytest.raises(hr.SkillNotAllowed, match="no zapping"):
+        engine.submit("b", ZAP, ["c"])
+    with pytest.raises(hr.NotYourTurn):
+        engine.submit("b", STEP)
+    engine.submit("b", SHOUT)
+    assert [u.skill for u in engine.pending_uses()] == []  # resolved at once, out of turn

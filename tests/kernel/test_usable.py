@@ -250,4 +250,17 @@ def test_the_pass_gates_a_shared_offer_only_when_declared(declared: set[str] | N
     engine.end_phase()
     assert engine.allowed_skills("v1") == (("SPEAK",) if asked else ("VOTE", "SPEAK"))
     assert engine.allowed_skills("h1") == ("VOTE", "SPEAK")
+
+
+def test_submit_asks_usable_itself_when_no_answer_was_kept() -> None:
+    """While a submission waits, the who-acts pass keeps no ``usable`` answer: submit asks for the
+    seat's own (red if submit took a seat without kept answers for one ``usable`` has no opinion on)."""
+    engine = village()
+    engine.submit("w1", "KILL", ["v1"])
+    mark(engine, "s1", "only.CHECK", "v1,h1")  # a board change: nothing is kept
+    with pytest.raises(hr.InvalidTargets, match="w1"):
+        engine.submit("s1", "CHECK", ["w1"])
+    engine.submit("s1", "CHECK", ["h1"])
+    engine.submit("x1", "SAVE", ["v1"])  # usable has no opinion: any living target
+    assert [u.targets for u in engine.pending_uses()] == [("v1",), ("h1",), ("v1",)]
     agree(engine)
