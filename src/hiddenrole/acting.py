@@ -89,7 +89,8 @@ class Acting(Restoring):
             # Everyone the phase offers a skill may act; anyone else is asked the one rule.
             if not vetted and p.id not in offers and not self._may_act(p):
                 raise self._not_acting(p)
-            entry = table.submit_for.get((p.role, skill))  # one lookup: the step, its target mode, its siblings
+            mine = table.submit_for.get(p.role)  # by role, then skill: the step, its target mode, its siblings
+            entry = None if mine is None else mine.get(skill)
             if entry is None:
                 entry = table.submit_step(p.role, skill)  # the role-less step, kept for next time
                 if entry is None:

@@ -168,11 +168,12 @@ class PhaseTable:
                 continue
             mates = {x.skill for x in steps if x.group and x.group == s.group and x.role == s.role and x.skill}
             self.siblings[(s.role, s.skill)] = frozenset(mates or {s.skill})
-        self.submit_for: dict[tuple[RoleType, SkillType], SubmitStep] = {
-            key: SubmitStep(s, _target_mode(s), self.siblings[key]) for key, s in self.step_for.items()
-        }
-        """:meth:`find_step`'s answer per (role, skill), with what submit needs of it; a role
-        served by a role-less step gets its entry on first use (:meth:`submit_step`)."""
+        self.submit_for: dict[RoleType, dict[SkillType, SubmitStep]] = {}
+        """:meth:`find_step`'s answer by role, then skill, with what submit needs of it (two lookups
+        of strings, whose hashes are kept, instead of a (role, skill) key tuple built and hashed per
+        submission); a role served by a role-less step gets its entry on first use (:meth:`submit_step`)."""
+        for key, s in self.step_for.items():
+            self.submit_for.setdefault(key[0], {})[key[1]] = SubmitStep(s, _target_mode(s), self.siblings[key])
         roles: list[RoleType] = []
         for s in steps:
             if s.role != SYSTEM and s.role not in roles:
@@ -201,11 +202,15 @@ class PhaseTable:
         """:attr:`submit_for`'s entry for ``(role, skill)``, falling back to the role-less step
         as :meth:`find_step` does; a fallback found is kept under ``(role, skill)`` (at most one
         entry per role and step), so the next submit finds it with one lookup."""
-        got = self.submit_for.get((role, skill))
+        mine = self.submit_for.get(role)
+        got = None if mine is None else mine.get(skill)
         if got is None:
-            got = self.submit_for.get(("", skill))
+            anyone = self.submit_for.get("")
+            got = None if anyone is None else anyone.get(skill)
             if got is not None:
-                self.submit_for[(role, got.step.skill)] = got  # the config's own string, not the caller's
+                if mine is None:
+                    mine = self.submit_for[role] = {}
+                mine[got.step.skill] = got  # the config's own string, not the caller's
         return got
 
 
