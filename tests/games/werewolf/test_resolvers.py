@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import pytest
 
@@ -225,6 +226,15 @@ def test_R9_no_victim_is_a_peaceful_night() -> None:
     effects = ww.resolve_night([], town().view(), SW)
     assert events(effects) == [(ww.DAWN, "", "", False)]
     assert effects[0].data["dead"] == "" and killed(effects) == []
+
+
+@pytest.mark.parametrize("causes", [False, True])
+def test_R9_a_peaceful_dawn_is_the_same_announcement_as_any_other(causes: bool) -> None:
+    """The kept peaceful-dawn payload equals what a dawn with deaths would be built as, with nobody."""
+    effects = ww.resolve_night([], town().view(), ww.Switches(announce_death_causes=causes))
+    want = {"causes": "", "dead": ""} if causes else {"dead": ""}
+    assert dict(effects[0].data) == want and list(effects[0].data) == sorted(want)
+    assert effects == [hr.event(ww.DAWN, data=MappingProxyType(want))]
 
 
 def test_R10_night_deaths_in_id_order_under_one_announcement_without_causes() -> None:
