@@ -376,23 +376,26 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     return out
 
 
-_NOBODY_DIED: Final[Mapping[str, str]] = _PROXY({"dead": ""})
-"""A peaceful dawn's data, built once: read-only, and its dict is held by nothing else."""
-_NOBODY_DIED_CAUSES: Final[Mapping[str, str]] = _PROXY({"causes": "", "dead": ""})
+_NOBODY_DIED: Final[Mapping[str, str]] = hr.constant_map({"dead": ""})
+"""A peaceful dawn's data, built once, as a kernel constant (taken without re-reading when applied)."""
+_NOBODY_DIED_CAUSES: Final[Mapping[str, str]] = hr.constant_map({"causes": "", "dead": ""})
 """The same, when death causes are announced."""
 
 
 _SEEN: Final[dict[str, Mapping[str, str]]] = {}
-"""A seer's check's payload by camp, built once per camp (read-only maps; a table has a few camps)."""
+"""A seer's check's payload by camp, built once per camp as a kernel constant (a table has a few camps)."""
+_MAX_CAMPS: Final = 16
+"""How many camps' payloads :data:`_SEEN` keeps (a bound: beyond it they are built afresh)."""
 
 
 def _seen(camp: str) -> Mapping[str, str]:
     """What a check of a seat in ``camp`` tells the seer: its camp, and whether it is good."""
     got = _SEEN.get(camp)  # a dict: compiled, a native lookup
     if got is None:
-        got = _PROXY({"camp": camp, "good": "false" if camp == EVIL else "true"})
-        if len(_SEEN) < _MAX_SCOPES:
-            _SEEN[camp] = got
+        data = {"camp": camp, "good": "false" if camp == EVIL else "true"}
+        if len(_SEEN) >= _MAX_CAMPS:
+            return _PROXY(data)
+        got = _SEEN[camp] = hr.constant_map(data)
     return got
 
 
@@ -529,9 +532,9 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     return [hr.event(SPEECH_ENDED, speaker, data=_HOW_DONE if done else _HOW_CUT)]
 
 
-_HOW_DONE: Final[Mapping[str, str]] = _PROXY({"how": DONE})
-""":func:`resolve_speech`'s two possible payloads, built once (read-only; their dicts are held by nothing else)."""
-_HOW_CUT: Final[Mapping[str, str]] = _PROXY({"how": CUT})
+_HOW_DONE: Final[Mapping[str, str]] = hr.constant_map({"how": DONE})
+""":func:`resolve_speech`'s two possible payloads, built once as kernel constants."""
+_HOW_CUT: Final[Mapping[str, str]] = hr.constant_map({"how": CUT})
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
