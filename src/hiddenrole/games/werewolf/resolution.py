@@ -326,17 +326,27 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     A successful poison tells nobody but the witch; the death is announced at dawn.
     """
     out: list[hr.Effect] = []
-    seen: set[tuple[str, str]] = set()
-    drank: set[str] = set()
+    # Who has used each potion, and who drank one: lists, not sets of pairs (a night has a witch or
+    # two: no set or key tuple built per call).
+    antidotes: list[str] = []
+    poisons: list[str] = []
+    drank: list[str] = []
     victim = night_kill_target(view)
     for u in uses:
-        if u.skill not in (ANTIDOTE, POISON) or (u.player_id, u.skill) in seen:
+        wid = u.player_id
+        if u.skill == ANTIDOTE:
+            firsts = antidotes
+        elif u.skill == POISON:
+            firsts = poisons
+        else:
             continue
-        seen.add((u.player_id, u.skill))
-        wid, targets = u.player_id, u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        if wid in firsts:
+            continue
+        firsts.append(wid)
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         target = targets[0] if targets else ""
         witch = view.player(wid)
-        held: Mapping[str, str] = witch.vars if witch is not None else {}
+        held: Mapping[str, str] = witch.vars if witch is not None else _EMPTY
         if u.skill == ANTIDOTE:
             kind = SAVE
             reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
@@ -353,7 +363,7 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             hr.set_var(_owned(False, wid), potion, ""),
             hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
         ]
-        drank.add(wid)
+        drank.append(wid)
     return out
 
 
