@@ -393,14 +393,25 @@ def test_a_tally_counts_past_the_numerals_kept() -> None:
 
 @pytest.mark.parametrize(
     "cast",
-    [[], ["p01"], ["p02", "p01", "p02"], ["p03", "p01", "p02", "p01", "p03"], ["p1", "p10", "p2", "p10", "p1", "p10"]],
+    [
+        [],
+        ["p01"],
+        ["p02", "p01"],
+        ["p01", "p02"],
+        ["p02", "p02"],
+        ["p02", "p01", "p02"],
+        ["p03", "p01", "p02", "p01", "p03"],
+        ["p1", "p10", "p2", "p10", "p1", "p10"],
+    ],
 )
 def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:
     """Counted by runs of the sorted ballots: the same as counting into a dict."""
     tally = {t: cast.count(t) for t in cast}
     top = max(tally.values(), default=0)
     want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
-    assert rs._count(list(cast)) == want
+    given = list(cast)
+    assert rs._count(given) == want
+    assert given == sorted(cast)  # sorted in place, whatever the size
 
 
 @pytest.mark.parametrize("per_round", [False, True])
