@@ -44,6 +44,7 @@ __all__ = [
     "goto_phase",
     "REPLACED_BY_INTERCEPTOR",
     "frozen_map",
+    "constant_map",
     "coerce_effects",
     "checked_effect",
     "checked_event",
@@ -84,6 +85,29 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
         if not isinstance(k, str) or not isinstance(v, str):
             raise InvalidArgument(f"mapping entries must be str to str, got {k!r}: {v!r}")
     return MappingProxyType(dict(sorted(data.items())))
+
+
+CONSTANT_MAPS_KEPT: Final = 64
+"""How many :func:`constant_map` results the kernel remembers (beyond it they are built, not remembered)."""
+_CONSTANT_MAPS: Final[list[Mapping[str, str]]] = []
+"""The maps :func:`constant_map` made, each clean and kept alive here (see :func:`_is_clean_map`)."""
+
+
+def constant_map(data: Mapping[str, str]) -> Mapping[str, str]:
+    """:func:`frozen_map` of ``data``, remembered as the kernel's own: for a payload a ruleset puts in
+    many events (a ballot, a fixed announcement), built once at import.
+
+    Why: every effect's data map is checked when the effect is applied (keys sorted, str to str),
+    a read of every entry through the read-only map, which costs as much as building the event.
+    A map made here is a read-only view of a dict the kernel copied and never hands out, checked
+    once, and kept alive by the kernel, so the map found here by identity is this clean one (its
+    identity cannot pass to another object while it is kept) and is taken without re-reading.
+    The first :data:`CONSTANT_MAPS_KEPT` are remembered; later ones are plain frozen maps.
+    """
+    made = frozen_map(data)
+    if made is not EMPTY_MAP and len(_CONSTANT_MAPS) < CONSTANT_MAPS_KEPT and _is_clean_map(made):
+        _CONSTANT_MAPS.append(made)
+    return made
 
 
 class VarScope(NamedTuple):
@@ -384,6 +408,9 @@ def _is_clean_map(d: Mapping[str, str]) -> bool:
         return True
     if type(d) is not _PROXY:
         return False
+    for known in _CONSTANT_MAPS:  # the kernel's own (:func:`constant_map`): clean by construction
+        if known is d:
+            return True
     prev: str | None = None
     # Key by key, each value read through the map: compiled, cheaper than ``items()`` (a method
     # call on the proxy, which calls the dict's, then a pair built and unpacked per entry). The

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hiddenrole as hr
-from hiddenrole.effects import frozen_map, kernel_entry
+from hiddenrole import effects
+from hiddenrole.effects import frozen_map, kernel_entry, vetted
 
 from .conftest import board_of, game, phase, step
 
@@ -183,6 +184,35 @@ def test_frozen_map_is_a_sorted_read_only_copy_of_the_callers_dict(data: dict[st
 def test_frozen_map_refuses_a_wrongly_typed_entry(data: Any) -> None:
     with pytest.raises(hr.InvalidArgument):
         frozen_map(data)
+
+
+@pytest.mark.parametrize("data", [{"b": "2", "a": "1"}, {"vote": "approve"}], ids=["out of order", "one entry"])
+def test_a_constant_map_is_a_frozen_map_the_kernel_takes_as_it_is(data: dict[str, str]) -> None:
+    """A constant map is a sorted read-only copy, like frozen_map's; an effect carrying one is vetted
+    as it is (the same object), and a clean map that is not a constant is still vetted by reading it."""
+    want = sorted(data.items())
+    const = hr.constant_map(data)
+    data["a"] = "changed"
+    assert type(const) is MappingProxyType and list(const.items()) == want
+    e = hr.event("X", data=const)
+    assert vetted([e], "test")[0] is e
+    assert any(m is const for m in effects._CONSTANT_MAPS)  # remembered: taken without reading it
+    assert effects._is_clean_map(const) and not effects._is_clean_map(MappingProxyType({"b": "2", "a": "1"}))
+    assert hr.constant_map({}) is hr.Effect("X").data
+
+
+def test_constant_maps_past_the_kept_ones_are_still_clean_copies() -> None:
+    made = [hr.constant_map({"k": f"past {i}"}) for i in range(effects.CONSTANT_MAPS_KEPT + 2)]
+    assert len(effects._CONSTANT_MAPS) <= effects.CONSTANT_MAPS_KEPT
+    assert all(effects._is_clean_map(m) and m["k"] == f"past {i}" for i, m in enumerate(made))
+
+
+def test_a_map_that_is_not_a_constant_is_read_even_when_its_twin_is() -> None:
+    """Known by identity only: an equal map built elsewhere is read, and refused when out of order."""
+    hr.constant_map({"b": "2", "a": "1"})
+    twin = MappingProxyType({"b": "2", "a": "1"})
+    out = vetted([hr.event("X", data=twin)], "test")
+    assert out[0].data is not twin and list(out[0].data) == ["a", "b"]
 
 
 def test_cancel_returns_a_vetoed_copy() -> None:

@@ -302,6 +302,9 @@ def test_M12_good_fail_refused_privately() -> None:
     out = ms.resolve_mission([use("p3", ms.FAIL), use("p1", ms.SUCCESS)], view)
     (refused,) = of_type(out, ms.FAIL_REFUSED)
     assert refused.canceled and refused.source == "p3"
+    # Built as one tuple: the same value, field for field, as the event cancelled.
+    want = hr.event(ms.FAIL_REFUSED, "p3").cancel("a good player's card is always a success")
+    assert type(refused) is hr.Effect and tuple(refused) == tuple(want)
     assert ms.audience(refused.to_event(), view) == ("p3",)
     assert of_type(out, ms.MISSION_SUCCEEDED)[0].data["fails"] == "0"
     engine = ms.engine_from_seats(AVALON7)

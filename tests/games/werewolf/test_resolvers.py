@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import pytest
 
@@ -227,6 +228,15 @@ def test_R9_no_victim_is_a_peaceful_night() -> None:
     assert effects[0].data["dead"] == "" and killed(effects) == []
 
 
+@pytest.mark.parametrize("causes", [False, True])
+def test_R9_a_peaceful_dawn_is_the_same_announcement_as_any_other(causes: bool) -> None:
+    """The kept peaceful-dawn payload equals what a dawn with deaths would be built as, with nobody."""
+    effects = ww.resolve_night([], town().view(), ww.Switches(announce_death_causes=causes))
+    want = {"causes": "", "dead": ""} if causes else {"dead": ""}
+    assert dict(effects[0].data) == want and list(effects[0].data) == sorted(want)
+    assert effects == [hr.event(ww.DAWN, data=MappingProxyType(want))]
+
+
 def test_R10_night_deaths_in_id_order_under_one_announcement_without_causes() -> None:
     b = town(
         player("p07", ww.VILLAGER, marks=(ww.VAR_POISONED,)),
@@ -383,14 +393,25 @@ def test_a_tally_counts_past_the_numerals_kept() -> None:
 
 @pytest.mark.parametrize(
     "cast",
-    [[], ["p01"], ["p02", "p01", "p02"], ["p03", "p01", "p02", "p01", "p03"], ["p1", "p10", "p2", "p10", "p1", "p10"]],
+    [
+        [],
+        ["p01"],
+        ["p02", "p01"],
+        ["p01", "p02"],
+        ["p02", "p02"],
+        ["p02", "p01", "p02"],
+        ["p03", "p01", "p02", "p01", "p03"],
+        ["p1", "p10", "p2", "p10", "p1", "p10"],
+    ],
 )
 def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:
     """Counted by runs of the sorted ballots: the same as counting into a dict."""
     tally = {t: cast.count(t) for t in cast}
     top = max(tally.values(), default=0)
     want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
-    assert rs._count(list(cast)) == want
+    given = list(cast)
+    assert rs._count(given) == want
+    assert given == sorted(cast)  # sorted in place, whatever the size
 
 
 @pytest.mark.parametrize("per_round", [False, True])

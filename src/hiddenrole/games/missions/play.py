@@ -98,15 +98,36 @@ their roles (M4). Oberon has no such entry."""
 
 # Event payloads are built as one read-only map with its keys in sorted order (what a chain of
 # ``Effect.with_data`` calls produces), so an event costs one map, not one copy per entry.
-_APPROVED_BALLOT: Final = MappingProxyType({"vote": "approve"})
-_REJECTED_BALLOT: Final = MappingProxyType({"vote": "reject"})
+# The two ballots are the kernel's constant maps: a vote puts one in every seat's VOTED event,
+# and the kernel takes its own constant maps without re-reading them.
+_APPROVED_BALLOT: Final = hr.constant_map({"vote": "approve"})
+_REJECTED_BALLOT: Final = hr.constant_map({"vote": "reject"})
+_GOOD_CARD: Final = "a good player's card is always a success"
+"""Why a good player's FAIL is refused (the cancelled FAIL_REFUSED's reason)."""
+_tuple_new: Final = tuple.__new__
+_EFFECT: Final = hr.Effect  # compiled: a C static (``hr.Effect`` is a module attribute read per call)
+_EMPTY: Final = hr.Effect._field_defaults["data"]
+"""The kernel's shared empty map: an Effect's default ``data`` and ``vars``."""
+
+
+def _refused(kind: str, source: str, reason: str) -> hr.Effect:
+    """``hr.event(kind, source).cancel(reason)``, the same value built as one tuple (in
+    :class:`hiddenrole.Effect`'s field order): ``cancel`` is a method of the NamedTuple, a
+    Python-level method call compiled, several times the cost of building the event."""
+    return _tuple_new(_EFFECT, (kind, source, "", _EMPTY, True, reason, "", False, hr.GAME, "", "", (), "", _EMPTY, ()))
+
 
 # ---------------------------------------------------------------- reading the board
 
 
 def _camp(p: hr.PlayerInfo) -> str:
-    """The seated camp; hand-made boards without one fall back to the role's camp."""
-    return p.vars.get(hr.VAR_CAMP) or camp_of(p.role)
+    """The seated camp; hand-made boards without one fall back to the role's camp.
+
+    Read with ``in`` and ``[]``: compiled, ``get`` on a read-only map is a method call that calls
+    the dict's in turn."""
+    cells = p.vars
+    camp = cells[hr.VAR_CAMP] if hr.VAR_CAMP in cells else ""  # noqa: SIM401
+    return camp or camp_of(p.role)
 
 
 def _results(view: hr.GameView) -> str:
@@ -263,7 +284,7 @@ def resolve_mission(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
         if p is not None and _camp(p) == EVIL:
             fails += 1
         else:
-            out.append(hr.event(FAIL_REFUSED, source=pid).cancel("a good player's card is always a success"))
+            out.append(_refused(FAIL_REFUSED, pid, _GOOD_CARD))
     mission = current_mission(view)
     players = len(view.player_ids())
     need = fails_of(players, mission)

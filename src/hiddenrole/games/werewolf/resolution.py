@@ -126,11 +126,17 @@ def death(player_id: str, cause: str, last_phase: str) -> list[hr.Effect]:
     Every death, whatever the role, owes a trip to ``last_phase``; only roles with a
     gun can do anything there. That keeps the phase sequence blind to hidden roles.
     """
-    return [
-        hr.set_alive(player_id, False),
-        hr.set_var(_owned(False, player_id), VAR_DEATH_CAUSE, cause),
-        hr.detour(player_id, last_phase),
-    ]
+    out: list[hr.Effect] = []
+    _die(out, player_id, cause, last_phase)
+    return out
+
+
+def _die(out: list[hr.Effect], player_id: str, cause: str, last_phase: str) -> None:
+    """:func:`death`'s three effects appended to ``out``: a resolver's list grows in place, with no
+    list built per death and spliced in (compiled, ``+=`` and ``*`` on a list are generic calls)."""
+    out.append(hr.set_alive(player_id, False))
+    out.append(hr.set_var(_owned(False, player_id), VAR_DEATH_CAUSE, cause))
+    out.append(hr.detour(player_id, last_phase))
 
 
 def night_kill_target(view: hr.GameView) -> str:
@@ -151,9 +157,11 @@ _EFFECT: Final = hr.Effect  # likewise
 _PROXY: Final = MappingProxyType  # likewise (an imported class is a module-dict lookup per read)
 _EMPTY: Final[Mapping[str, str]] = hr.Effect._field_defaults["data"]
 """The kernel's shared empty map: an Effect's default ``data`` and ``vars``, what ``hr.event`` gives."""
-_NUMERALS: Final = tuple(str(n) for n in range(32))
+_NUMERALS: Final = tuple(str(n) for n in range(32))  # _NUMERAL_COUNT entries
 """``str(n)`` of the small counts a tally holds (one per seat at most), read by index: compiled,
 ``str`` of an int is a generic call, and a vote writes one per target."""
+_NUMERAL_COUNT: Final = 32
+"""``len(_NUMERALS)``, a C constant compiled."""
 
 
 _MAX_SCOPES: Final = 4096
@@ -186,7 +194,7 @@ def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str
 
 def _numeral(n: int) -> str:
     """``str(n)``, read from :data:`_NUMERALS` when it holds it."""
-    return _NUMERALS[n] if n < len(_NUMERALS) else str(n)
+    return _NUMERALS[n] if 0 <= n < _NUMERAL_COUNT else str(n)
 
 
 def _count(cast: list[str]) -> tuple[list[str], str, int]:
@@ -195,12 +203,25 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
     ``cast`` holds one entry per counted ballot, its target; it is sorted in place and counted by
     runs of equal targets: one sort serves the leaders and the text, with no dict of counts to
     fill and read back (compiled, each dict step is a generic call, a list append and a string
-    comparison are not). The text is joined once from its pieces."""
+    comparison are not). The text is joined once from its pieces (compiled, an f-string per
+    target cost more: each is a generic native build of a new string). One or two ballots (a
+    fifth of the counts in a random game: a thinned pack, a late vote) are answered without the
+    sort and the join, whose fixed cost is most of a small count's."""
+    n = len(cast)
+    if n == 1:
+        return [cast[0]], cast[0] + ":1", 1
+    if n == 2:
+        a, b = cast[0], cast[1]
+        if a == b:
+            return [a], a + ":2", 2
+        if b < a:
+            a, b = b, a
+            cast[0], cast[1] = a, b  # sorted in place, as the general way leaves it
+        return [a, b], a + ":1," + b + ":1", 1
     cast.sort()
     leaders: list[str] = []
     pieces: list[str] = []
     top = 0
-    n = len(cast)
     i = 0
     while i < n:
         t = cast[i]
@@ -212,7 +233,7 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
             pieces.append(",")
         pieces.append(t)
         pieces.append(":")
-        pieces.append(_numeral(votes))
+        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
         if votes > top:
             top = votes
             leaders = [t]
@@ -225,7 +246,12 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R4: each guard's first PROTECT marks its target for tonight, within the house rules."""
     out: list[hr.Effect] = []
-    for gid, use in first_uses(uses, PROTECT).items():
+    seen: list[str] = []  # guards whose first PROTECT was read (:func:`first_uses`, inline: no dict built)
+    for use in uses:
+        gid = use.player_id
+        if use.skill != PROTECT or gid in seen:
+            continue
+        seen.append(gid)
         targets = use.targets  # not ``use.target``: a property of the NamedTuple, a Python-level call
         target = targets[0] if targets else ""
         guard = view.player(gid)
@@ -238,7 +264,7 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if (
             not sw.guard_can_repeat
             and cell(guard.vars, VAR_GUARD_LAST_TARGET) == target
-            and cell(guard.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1)
+            and cell(guard.vars, VAR_GUARD_LAST_ROUND) == _numeral(view.round - 1)
         ):
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
@@ -246,7 +272,7 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             hr.event(PROTECT, gid, target),
             hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT),
             hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target),
-            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, str(view.round)),
+            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)),
         ]
     return out
 
@@ -257,13 +283,13 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    voted: set[str] = set()  # each wolf's first KILL only (one pass, no first_uses dict)
+    voted: list[str] = []  # each wolf's first KILL only (one pass, no first_uses dict; a pack is small)
     cast: list[str] = []  # the named targets (an empty target is no vote)
     for u in uses:
         wolf = u.player_id
         if u.skill != KILL or wolf in voted:
             continue
-        voted.add(wolf)
+        voted.append(wolf)
         targets = u.targets  # not ``u.target``: a property of the NamedTuple, a Python-level call
         if targets:
             t = targets[0]
@@ -312,17 +338,27 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     A successful poison tells nobody but the witch; the death is announced at dawn.
     """
     out: list[hr.Effect] = []
-    seen: set[tuple[str, str]] = set()
-    drank: set[str] = set()
+    # Who has used each potion, and who drank one: lists, not sets of pairs (a night has a witch or
+    # two: no set or key tuple built per call).
+    antidotes: list[str] = []
+    poisons: list[str] = []
+    drank: list[str] = []
     victim = night_kill_target(view)
     for u in uses:
-        if u.skill not in (ANTIDOTE, POISON) or (u.player_id, u.skill) in seen:
+        wid = u.player_id
+        if u.skill == ANTIDOTE:
+            firsts = antidotes
+        elif u.skill == POISON:
+            firsts = poisons
+        else:
             continue
-        seen.add((u.player_id, u.skill))
-        wid, targets = u.player_id, u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        if wid in firsts:
+            continue
+        firsts.append(wid)
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         target = targets[0] if targets else ""
         witch = view.player(wid)
-        held: Mapping[str, str] = witch.vars if witch is not None else {}
+        held: Mapping[str, str] = witch.vars if witch is not None else _EMPTY
         if u.skill == ANTIDOTE:
             kind = SAVE
             reason = _antidote_refusal(wid, target, held, victim, wid in drank, sw)
@@ -339,24 +375,50 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             hr.set_var(_owned(False, wid), potion, ""),
             hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
         ]
-        drank.add(wid)
+        drank.append(wid)
     return out
 
 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R8: each seer's first CHECK learns the target's camp, never the role."""
     out: list[hr.Effect] = []
-    for sid, use in first_uses(uses, CHECK).items():
+    seen: list[str] = []  # seers whose first CHECK was read (:func:`first_uses`, inline: no dict built)
+    for use in uses:
+        sid = use.player_id
+        if use.skill != CHECK or sid in seen:
+            continue
+        seen.append(sid)
         targets = use.targets  # not ``use.target``: a NamedTuple property, a Python-level call
         named = targets[0] if targets else ""
         target = view.player(named)
         if target is None:
             out.append(_refused(CHECK, sid, named, NO_TARGET))
             continue
-        camp = cell(target.vars, hr.VAR_CAMP)
-        data = _PROXY({"camp": camp, "good": "false" if camp == EVIL else "true"})
-        out.append(hr.event(CHECK, sid, target.id, data))
+        out.append(hr.event(CHECK, sid, target.id, _seen(cell(target.vars, hr.VAR_CAMP))))
     return out
+
+
+_NOBODY_DIED: Final[Mapping[str, str]] = hr.constant_map({"dead": ""})
+"""A peaceful dawn's data, built once, as a kernel constant (taken without re-reading when applied)."""
+_NOBODY_DIED_CAUSES: Final[Mapping[str, str]] = hr.constant_map({"causes": "", "dead": ""})
+"""The same, when death causes are announced."""
+
+
+_SEEN: Final[dict[str, Mapping[str, str]]] = {}
+"""A seer's check's payload by camp, built once per camp as a kernel constant (a table has a few camps)."""
+_MAX_CAMPS: Final = 16
+"""How many camps' payloads :data:`_SEEN` keeps (a bound: beyond it they are built afresh)."""
+
+
+def _seen(camp: str) -> Mapping[str, str]:
+    """What a check of a seat in ``camp`` tells the seer: its camp, and whether it is good."""
+    got = _SEEN.get(camp)  # a dict: compiled, a native lookup
+    if got is None:
+        data = {"camp": camp, "good": "false" if camp == EVIL else "true"}
+        if len(_SEEN) >= _MAX_CAMPS:
+            return _PROXY(data)
+        got = _SEEN[camp] = hr.constant_map(data)
+    return got
 
 
 def _victim_dies(p: hr.PlayerInfo, sw: Switches) -> bool:
@@ -387,6 +449,8 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         # (compiled, ``in`` on a read-only map is a generic call); any other map is searched.
         if marks is not _EMPTY and VAR_POISONED in marks and marks[VAR_POISONED]:
             causes[p.id] = POISON
+    if not causes:  # a peaceful night: the same announcement every time, kept (an immutable map)
+        return [hr.event(DAWN, data=_NOBODY_DIED_CAUSES if sw.announce_death_causes else _NOBODY_DIED)]
     dead = sorted(causes)
     text = ",".join(dead)
     if sw.announce_death_causes:
@@ -395,7 +459,7 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         data = _PROXY({"dead": text})
     out = [hr.event(DAWN, data=data)]
     for pid in dead:
-        out += death(pid, causes[pid], NIGHT_LAST_ACTION)
+        _die(out, pid, causes[pid], NIGHT_LAST_ACTION)
     return out
 
 
@@ -432,11 +496,11 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
     told to the actor alone, so a plain villager's turn looks exactly like a hunter's.
     """
     out: list[hr.Effect] = []
-    done: set[str] = set()
+    done: list[str] = []  # a list: one or two actors, no set built per call
     for u in uses:
         if u.player_id in done or u.skill not in (SHOOT, SKIP):
             continue
-        done.add(u.player_id)
+        done.append(u.player_id)
         actor = view.player(u.player_id)
         if actor is None:
             continue
@@ -451,7 +515,7 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
             out.append(_refused(SHOOT, actor.id, named, reason or NO_TARGET))
             continue
         out.append(hr.event(SHOOT, actor.id, named))
-        out += death(target.id, SHOOT, view.phase)
+        _die(out, target.id, SHOOT, view.phase)
     return out
 
 
@@ -463,10 +527,13 @@ def _banned(values: Mapping[str, str]) -> bool:
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
-    voters = [p.id for p in living if not _banned(p.vars)]
-    if len(voters) == len(living):
+    for p in living:  # most days nobody lost the vote: found without building the list of voters
+        values = p.vars
+        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
+            break
+    else:
         return []
-    return [hr.set_actors(VOTE, *voters)]
+    return [hr.set_actors(VOTE, *[p.id for p in living if not _banned(p.vars)])]
 
 
 def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -479,8 +546,17 @@ def resolve_speech(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     speaker = view.turn()
     if not speaker:
         return []
-    how = DONE if any(u.skill == DONE for u in uses) else CUT
-    return [hr.event(SPEECH_ENDED, speaker, data=_PROXY({"how": how}))]
+    done = False
+    for u in uses:
+        if u.skill == DONE:
+            done = True
+            break
+    return [hr.event(SPEECH_ENDED, speaker, data=_HOW_DONE if done else _HOW_CUT)]
+
+
+_HOW_DONE: Final[Mapping[str, str]] = hr.constant_map({"how": DONE})
+""":func:`resolve_speech`'s two possible payloads, built once as kernel constants."""
+_HOW_CUT: Final[Mapping[str, str]] = hr.constant_map({"how": CUT})
 
 
 def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -497,34 +573,36 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         targets = u.targets
         if targets:
             p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-            if p is not None and p.alive and not _banned(p.vars):
-                target = targets[0]
+            if p is not None and p.alive:
+                values = p.vars  # :func:`_banned`, inline: once per voter
+                if not (VAR_NO_VOTE in values and values[VAR_NO_VOTE]):  # noqa: RUF019 (not ``get``: see :func:`cell`)
+                    target = targets[0]
         ballots[voter] = target
-    order = sorted(ballots)
-    pieces: list[str] = []  # "voter>target" by voter, comma-separated, joined once
-    cast: list[str] = []  # the counted ballots' targets, gathered in the same pass
-    for v in order:
+    # The counted ballots by voter, in parallel lists filled in one pass: who, for whom, and the
+    # pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
+    voters: list[str] = []
+    cast: list[str] = []
+    pieces: list[str] = []
+    for v in sorted(ballots):
         t = ballots[v]
-        if not t:
-            continue
-        cast.append(t)
-        if pieces:
-            pieces.append(",")
-        pieces.append(v)
-        pieces.append(">")
-        pieces.append(t)
+        if t:
+            if pieces:
+                pieces.append(",")
+            voters.append(v)
+            cast.append(t)
+            pieces.append(v)
+            pieces.append(">")
+            pieces.append(t)
     text = "".join(pieces)
-    leaders, counted, top = _count(cast)
+    leaders, counted, top = _count(list(cast))  # a copy: ``cast`` stays in voter order, read below
     if len(leaders) != 1:
         return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
     out = leaders[0]
-    data = {
-        "ballots": text,
-        "tally": counted,
-        "voters": ",".join([v for v in order if ballots[v] == out]),
-        "votes": _numeral(top),
-    }
-    return [hr.event(ELIMINATE, target=out, data=_PROXY(data)), *death(out, VOTE, DAY_LAST_ACTION)]
+    named = [voters[i] for i in range(len(cast)) if cast[i] == out]
+    data = {"ballots": text, "tally": counted, "voters": ",".join(named), "votes": _numeral(top)}
+    effects = [hr.event(ELIMINATE, target=out, data=_PROXY(data))]
+    _die(effects, out, VOTE, DAY_LAST_ACTION)
+    return effects
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {
@@ -557,11 +635,71 @@ def turn_resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
 
 
 def bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
-    """``fn`` as a kernel resolver with the table's switches fixed (named after ``fn`` for error texts)."""
+    """``fn`` as a kernel resolver with the table's switches fixed."""
+    return _Bound(_CODES.get(fn, _OTHER), fn, sw)
 
-    def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
-        return fn(uses, view, sw)
 
-    resolve.__name__ = resolve.__qualname__ = fn.__name__
-    resolve.__doc__ = fn.__doc__
-    return resolve
+# What :class:`_Bound` calls, by code: the resolvers of this module, each named in its ``__call__``.
+_OTHER: Final = 0
+_GUARD: Final = 1
+_WOLVES: Final = 2
+_WITCH: Final = 3
+_SEER: Final = 4
+_NIGHT: Final = 5
+_LAST_ACTION: Final = 6
+_DAY: Final = 7
+_VOTE: Final = 8
+_SPEECH: Final = 9
+_CODES: Final[dict[object, int]] = {
+    resolve_guard: _GUARD,
+    resolve_wolves: _WOLVES,
+    resolve_witch: _WITCH,
+    resolve_seer: _SEER,
+    resolve_night: _NIGHT,
+    resolve_last_action: _LAST_ACTION,
+    resolve_day: _DAY,
+    resolve_vote: _VOTE,
+    resolve_speech: _SPEECH,
+}
+
+
+class _Bound:
+    """A resolver with its switches fixed: what :func:`bind` returns, one object per phase.
+
+    Why a class that names each resolver of this module in its call, not a closure over ``fn``:
+    the kernel calls the resolver once per phase, and the closure then called ``fn`` as a Python
+    object, a second Python-level call (compiled, its arguments parsed again by ``fn``'s wrapper);
+    here a known resolver is a direct native call. Any other ``fn`` (floor's) is called as given.
+    """
+
+    __slots__ = ("code", "fn", "sw")
+
+    def __init__(
+        self, code: int, fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches
+    ) -> None:
+        self.code = code
+        self.fn = fn
+        self.sw = sw
+
+    def __call__(self, uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+        code = self.code
+        sw = self.sw
+        if code == _VOTE:
+            return resolve_vote(uses, view, sw)
+        if code == _WOLVES:
+            return resolve_wolves(uses, view, sw)
+        if code == _NIGHT:
+            return resolve_night(uses, view, sw)
+        if code == _GUARD:
+            return resolve_guard(uses, view, sw)
+        if code == _LAST_ACTION:
+            return resolve_last_action(uses, view, sw)
+        if code == _DAY:
+            return resolve_day(uses, view, sw)
+        if code == _SEER:
+            return resolve_seer(uses, view, sw)
+        if code == _WITCH:
+            return resolve_witch(uses, view, sw)
+        if code == _SPEECH:
+            return resolve_speech(uses, view, sw)
+        return self.fn(uses, view, sw)
