@@ -87,8 +87,10 @@ def frozen_map(data: Mapping[str, str] | None) -> Mapping[str, str]:
     return MappingProxyType(dict(sorted(data.items())))
 
 
-CONSTANT_MAPS_KEPT: Final = 64
-"""How many :func:`constant_map` results the kernel remembers (beyond it they are built, not remembered)."""
+CONSTANT_MAPS_KEPT: Final = 16
+"""How many :func:`constant_map` results the kernel remembers (beyond it they are built, not remembered).
+Every other map's check scans them by identity first, so the bound is also that scan's worst case (a
+few instructions per entry compiled); the shipped rulesets make about six."""
 _CONSTANT_MAPS: Final[list[Mapping[str, str]]] = []
 """The maps :func:`constant_map` made, each clean and kept alive here (see :func:`_is_clean_map`)."""
 
