@@ -32,9 +32,11 @@ class State:
         "_alive_ids",
         "_all",
         "_blank",
+        "_dead",
         "_index",
         "_marked",
         "_public",
+        "_rows",
         "actors",
         "ancestry",
         "delayed",
@@ -70,6 +72,12 @@ class State:
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
+        self._rows: list[PlayerInfo] | None = []
+        """Every record in seat order, kept current by each write (one store where the record
+        changes): :meth:`all_players` is a copy of it, not a lookup per seat. ``None`` once seating
+        changes, rebuilt with ``_index`` (seat -> place), which is valid whenever this is."""
+        self._dead = 0
+        """How many seated players are dead: while none is, the living are every record."""
         self._blank: dict[str, tuple[str, ...] | None] | None = None
         self._marked: set[str] = set()
         """Every player who may hold round markers (a superset): :meth:`reset_round` visits these
@@ -84,6 +92,8 @@ class State:
         c.order = list(self.order)
         c._index = self._index  # replaced or dropped, never changed, by seat()
         c._blank = self._blank  # likewise
+        c._rows = None if self._rows is None else list(self._rows)
+        c._dead = self._dead
         c._marked = set(self._marked)
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
@@ -114,19 +124,50 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
-        pid = info.id
-        if pid not in self.players:
+        pid, _, alive, _, round_vars = info
+        old = self.players.get(pid)
+        if old is None:
             order = self.order
             if not order or order[-1] < pid:
                 order.append(pid)  # players usually arrive in id order (a log, a snapshot)
             else:
                 insort(order, pid)
+        elif not old[2]:
+            self._dead -= 1
+        if not alive:
+            self._dead += 1
         self.players[pid] = info
-        if info.round_vars:
+        if round_vars:
             self._marked.add(pid)
-        self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
+        # Rebuilt when next needed: seating a table costs no rebuild per seat.
+        self._index = self._rows = None
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
+
+    def add(self, pid: str, role: RoleType, initial: Mapping[str, str]) -> PlayerInfo:
+        """Seat a new player (``pid`` not seated), alive, with ``initial`` game variables and no
+        round markers: the engine's seating, :meth:`seat` without the cases it cannot meet."""
+        info: PlayerInfo = _new(_PLAYER, (pid, role, True, initial, EMPTY_MAP))  # no NamedTuple __new__ frame
+        order = self.order
+        if not order or order[-1] < pid:
+            order.append(pid)  # players usually arrive in id order
+        else:
+            insort(order, pid)
+        self.players[pid] = info
+        self._index = self._rows = None
+        self._alive = self._alive_ids = self._all = self._public = None
+        self._blank = None
+        return info
+
+    def _placed(self) -> list[PlayerInfo]:
+        """``_rows``, rebuilt (with ``_index``) if seating changed since it was last built."""
+        rows = self._rows
+        if rows is None:
+            players = self.players
+            order = self.order
+            rows = self._rows = [players[i] for i in order]
+            self._index = {pid: n for n, pid in enumerate(order)}
+        return rows
 
     def blank_by_seat(self) -> dict[str, tuple[str, ...] | None]:
         """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
@@ -144,8 +185,10 @@ class State:
             # per seat; the records themselves while nobody is dead. A list comprehension, not a
             # generator, here and below: the interpreter resumes a generator frame per item.
             seated = self.all_players()
-            alive = [p for p in seated if p.alive]
-            cached = self._alive = seated if len(alive) == len(seated) else tuple(alive)
+            if self._dead:
+                cached = self._alive = tuple([p for p in seated if p[2]])  # ``[2]``: compiled, a tuple read
+            else:
+                cached = self._alive = seated
         return cached
 
     def all_players(self) -> tuple[PlayerInfo, ...]:
@@ -153,8 +196,7 @@ class State:
         rule may memoise a function of the records by the tuple's identity."""
         cached = self._all
         if cached is None:
-            players = self.players
-            cached = self._all = tuple([players[i] for i in self.order])
+            cached = self._all = tuple(self._placed())
         return cached
 
     def alive_ids(self) -> tuple[str, ...]:
@@ -174,7 +216,9 @@ class State:
         out = list(base)
         index = self._index
         if index is None:
-            index = self._index = {pid: n for n, pid in enumerate(self.order)}
+            self._placed()
+            index = self._index
+            assert index is not None  # built with the rows
         players = self.players
         n = index.get(viewer)
         if n is not None:
@@ -196,10 +240,13 @@ class State:
             return
         changed = False
         players = self.players
+        rows = self._rows
         for pid in self._marked:
             pid, role, alive, game_vars, round_vars = players[pid]
             if round_vars:
-                players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
+                new = players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
+                if rows is not None:
+                    rows[self._place(pid)] = new
                 changed = True
         self._marked = set()
         if changed:
@@ -219,84 +266,102 @@ class State:
     def apply(self, e: Effect) -> None:
         """The single write point. Cancelled effects and rule events change nothing.
 
-        Records are unpacked once and rebuilt directly (``NamedTuple._replace`` and
-        attribute reads cost several calls per write: this runs for every write of
-        live play and of every replay)."""
-        if e.canceled:
+        The effect and the record it changes are unpacked once and the record rebuilt directly
+        (``NamedTuple._replace`` and attribute reads cost several calls per write: this runs for
+        every write of live play and of every replay). The changed record is stored in its seat's
+        row too, so the next :meth:`all_players` is a copy, not a lookup per seat."""
+        t, source, target, _, canceled, _, phase, alive, scope, key, value, ids, _, _, _ = e
+        if canceled:
             return
-        t = e.type
         if t == SET_VAR:
-            per_round, owner = e.scope
+            per_round, owner = scope
             if owner:
                 players = self.players
                 p = players.get(owner)
                 if p is None:
                     return
-                pid, role, alive, game_vars, round_vars = p
+                pid, role, now_alive, game_vars, round_vars = p
                 cell = round_vars if per_round else game_vars
-                new = _with(cell, e.key, e.value)
+                new = _with(cell, key, value)
                 if new is cell:
                     return
                 if per_round:
-                    players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, new))
+                    rec = _new(_PLAYER, (pid, role, now_alive, game_vars, new))
                     self._marked.add(pid)
                 else:
-                    players[pid] = _new(_PLAYER, (pid, role, alive, new, round_vars))
+                    rec = _new(_PLAYER, (pid, role, now_alive, new, round_vars))
+                players[pid] = rec
+                rows = self._rows
+                if rows is not None:
+                    rows[self._place(pid)] = rec
                 # A variable write replaces a record, not who is alive: the living ids and the
                 # role-free public rows (ids and aliveness alone) stay; replay and every night's
                 # markers write variables far more often than anyone dies.
                 self._alive = self._all = None
             else:
                 d = self.round_vars if per_round else self.vars
-                if e.value:
-                    d[e.key] = e.value
+                if value:
+                    d[key] = value
                 else:
-                    d.pop(e.key, None)
+                    d.pop(key, None)
         elif t == SET_ALIVE:
-            p = self.players.get(e.target)
-            if p is not None and p[2] != e.alive:
+            p = self.players.get(target)
+            if p is not None and p[2] != alive:
                 pid, role, _, game_vars, round_vars = p
-                self.players[pid] = _new(_PLAYER, (pid, role, e.alive, game_vars, round_vars))
+                rec = self.players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, round_vars))
+                rows = self._rows
+                if rows is not None:
+                    rows[self._place(pid)] = rec
+                self._dead += -1 if alive else 1
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
-            self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
-        elif t == DETOUR and e.phase and e.source:
-            self.detours.append(_new(Detour, (e.source, e.phase)))  # no NamedTuple __new__ frame
+            self.actors[phase] = tuple(sorted({i for i in ids if i in self.players}))
+        elif t == DETOUR and phase and source:
+            self.detours.append(_new(Detour, (source, phase)))  # no NamedTuple __new__ frame
+
+    def _place(self, pid: str) -> int:
+        """Where seat ``pid`` sits in ``_rows`` (asked only while the rows are built)."""
+        index = self._index
+        assert index is not None  # built with the rows
+        return index[pid]
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged.
 
-    A new key is placed among the others in one ordered pass over the old keys: no copy, sort
-    or last-key lookup (each a generic call when compiled; most writes of a werewolf replay add
-    a player variable). A map whose keys are not sorted (only a hand-made record can hold one)
-    is left to :func:`_with_unsorted`."""
+    The map is copied whole first (a read-only map's own copy is the underlying dict's;
+    ``dict(proxy)`` goes key by key) and the copy read natively: no generic iteration or
+    lookup per key of the map (compiled, each a generic call). A new key that sorts after
+    every key is added to the copy; else one ordered pass places it. A map whose keys are not
+    sorted (only a hand-made record can hold one) is left to :func:`_with_unsorted`."""
     if key in cell:
         if cell[key] == value:
             return cell
-        # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
-        d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
+        d = cell.copy() if type(cell) is _PROXY else dict(cell)
         if value == "":
             del d[key]
-            return MappingProxyType(d) if d else EMPTY_MAP
+            return _PROXY(d) if d else EMPTY_MAP
         d[key] = value  # the keys keep their order
-        return MappingProxyType(d)
+        return _PROXY(d)
     if value == "":
         return cell
-    d = {}
-    prev = ""
-    placed = False
-    for k in cell:
-        if k < prev:
+    d = cell.copy() if type(cell) is _PROXY else dict(cell)
+    last = ""
+    for k in d:
+        if k < last:
             return _with_unsorted(cell, key, value)
-        prev = k
-        if not placed and key < k:
-            d[key] = value
-            placed = True
-        d[k] = cell[k]
-    if not placed:
+        last = k
+    if last < key:  # usually: the new key sorts last (or the map is empty)
         d[key] = value
-    return MappingProxyType(d)
+        return _PROXY(d)
+    out = {}
+    placed = False
+    for k, v in d.items():
+        if not placed and key < k:
+            out[key] = value
+            placed = True
+        out[k] = v
+    return _PROXY(out)
 
 
 def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
@@ -311,6 +376,8 @@ def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str
 
 
 _new: Final = tuple.__new__
+_PROXY: Final = MappingProxyType
+"""Read from a C static by compiled code (an imported name is a module dict lookup)."""
 _PLAYER: Final[type[PlayerInfo]] = PlayerInfo
 """The record class, read from a C static by the compiled write point (a class name is a dict lookup)."""
 
