@@ -76,7 +76,9 @@ _Slot = tuple[str, str]  # ("player", id) or ("center", slot)
 
 def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
     """Seated players dealt ``role`` (the kernel role), sorted; the centre is not counted."""
-    return tuple([p.id for p in view.all_players() if p.role == role])  # a list, not a generator: cheaper
+    # A list, not a generator: cheaper. ``p[1]``, ``p[0]``: compiled, tuple reads, where ``.role``
+    # and ``.id`` are generic attribute lookups (six seats, several resolvers a game).
+    return tuple([p[0] for p in view.all_players() if p[1] == role])
 
 
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
@@ -84,7 +86,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
     p = view.player(player_id)  # the seat's own game variable, read from its record
     if p is None:
         return ""
-    held = p.vars
+    held = p[3]  # ``.vars``: compiled, ``[3]`` is a tuple read, the attribute a generic lookup
     # ``in`` and ``[]``, not ``.get``: compiled, a Mapping's ``get`` is a generic method call, several
     # times the cost of the two lookups (and resolvers read a card several times a game).
     return held[VAR_CARD] if VAR_CARD in held else ""  # noqa: SIM401
@@ -100,8 +102,9 @@ def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> d
     wanted = skills if isinstance(skills, frozenset) else frozenset(skills)  # the resolvers pass constants
     out: dict[str, hr.SkillUse] = {}
     for u in uses:
-        if u.skill in wanted and u.player_id not in out:
-            out[u.player_id] = u
+        pid, skill, _, _, _ = u  # one unpack: compiled, two attribute reads are two generic lookups
+        if skill in wanted and pid not in out:
+            out[pid] = u
     return out
 
 
@@ -110,7 +113,6 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
-_VOTE: Final = frozenset((VOTE,))
 _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
 ``hr.GAME``, which mypyc cannot type here at import."""
@@ -129,6 +131,38 @@ def _scope(player_id: str) -> hr.VarScope:
         got = hr.GAME.of(player_id)
         if len(_SCOPES) < MAX_SCOPES:
             _SCOPES[player_id] = got
+    return got
+
+
+MAX_VOTES = 64
+"""How many vote targets per voter :func:`_voted` remembers (a bound: beyond it they are built afresh)."""
+_VOTES: Final[dict[str, dict[str, hr.Effect]]] = {}
+_DEATHS: Final[dict[str, hr.Effect]] = {}
+
+
+def _voted(voter: str, target: str) -> hr.Effect:
+    """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
+    has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
+    row = _VOTES.get(voter)
+    if row is None:
+        row = {}
+        if len(_VOTES) < MAX_SCOPES:
+            _VOTES[voter] = row
+    got = row.get(target)
+    if got is None:
+        got = hr.event(VOTED, source=voter, target=target)
+        if len(row) < MAX_VOTES:
+            row[target] = got
+    return got
+
+
+def _death(player_id: str) -> hr.Effect:
+    """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
+    got = _DEATHS.get(player_id)
+    if got is None:
+        got = hr.set_alive(player_id, False)
+        if len(_DEATHS) < MAX_SCOPES:
+            _DEATHS[player_id] = got
     return got
 
 
@@ -221,9 +255,12 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
         return []
     wolf = wolves[0]
     use = first_uses(uses, _PEEK).get(wolf)
-    if use is None or len(use.targets) != 1 or use.target not in CENTER_SLOTS:
+    if use is None:
         return []
-    slot = use.target
+    targets = use[2]
+    if len(targets) != 1 or targets[0] not in CENTER_SLOTS:
+        return []
+    slot = targets[0]
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
@@ -239,19 +276,22 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         use = firsts.get(seer)
         if use is None:
             continue
-        if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
-            card = held_card(view, use.target)
-            out.append(hr.event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
-            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, use.target), card))
+        _, skill, targets, _, _ = use
+        if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
+            target = targets[0]
+            card = held_card(view, target)
+            out.append(hr.event(SEER_LOOK, seer, target, MappingProxyType({"card": card})))
+            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
         elif (
-            use.skill == SEER_CENTER
-            and len(use.targets) == 2
-            and len(set(use.targets)) == 2
-            and all(t in CENTER_SLOTS for t in use.targets)
+            skill == SEER_CENTER
+            and len(targets) == 2
+            and targets[0] != targets[1]
+            and targets[0] in CENTER_SLOTS
+            and targets[1] in CENTER_SLOTS
         ):
             seen: dict[str, str] = {}
             learned = []
-            for slot in sorted(use.targets):
+            for slot in sorted(targets):
                 card = center_card(view, slot)
                 seen[_key(_CENTER_KEYS, center_key, slot)] = card
                 learned.append(_learn(seer, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
@@ -270,9 +310,12 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
     out: list[hr.Effect] = []
     for robber in dealt(view, ROBBER):
         use = firsts.get(robber)
-        if use is None or len(use.targets) != 1 or not _is_other_player(view, robber, use.target):
+        if use is None:
             continue
-        victim = use.target
+        targets = use[2]
+        if len(targets) != 1 or not _is_other_player(view, robber, targets[0]):
+            continue
+        victim = targets[0]
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
@@ -289,9 +332,12 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
     out: list[hr.Effect] = []
     for tm in dealt(view, TROUBLEMAKER):
         use = firsts.get(tm)
-        if use is None or len(use.targets) != 2:
+        if use is None:
             continue
-        a, b = use.targets
+        targets = use[2]
+        if len(targets) != 2:
+            continue
+        a, b = targets
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
         cards.swap(_player(a), _player(b))
@@ -310,8 +356,9 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     out: list[hr.Effect] = []
     for drunk in dealt(view, DRUNK):
         use = firsts.get(drunk)
-        chosen = use is not None and len(use.targets) == 1 and use.target in CENTER_SLOTS
-        slot = use.target if use is not None and chosen else DEFAULT_DRUNK_SLOT
+        targets = () if use is None else use[2]
+        chosen = len(targets) == 1 and targets[0] in CENTER_SLOTS
+        slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
         cards.swap(_player(drunk), _center(slot))
         data = {"center": slot} if chosen else {"center": slot, "default": "1"}
         out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
@@ -337,33 +384,40 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     (one level only: a player shot by the hunter shoots nobody).
     """
     votes: dict[str, str] = {}
-    for voter, use in first_uses(uses, _VOTE).items():
-        target = view.player(use.target) if len(use.targets) == 1 else None
-        if target is not None and target.id != voter and target.alive:
-            votes[voter] = target.id
-    out: list[hr.Effect] = [hr.event(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
+    voted: set[str] = set()  # who has cast a first vote (counted or not): later ones are ignored
+    for u in uses:
+        voter, skill, targets, _, _ = u  # one unpack: compiled, attribute reads are generic lookups
+        if skill != VOTE or voter in voted:
+            continue
+        voted.add(voter)
+        if len(targets) == 1:
+            target = view.player(targets[0])
+            if target is not None and target[0] != voter and target[2]:  # another living player
+                votes[voter] = target[0]
+    out: list[hr.Effect] = [_voted(v, votes[v]) for v in sorted(votes)]
     tally: dict[str, int] = {}
-    for t in votes.values():
-        tally[t] = tally.get(t, 0) + 1
     top = 0
-    for n in tally.values():
-        top = max(top, n)
-    count = MappingProxyType({"votes": str(top)})
+    for t in votes.values():
+        n = tally[t] + 1 if t in tally else 1
+        tally[t] = n
+        if n > top:
+            top = n
     dead: list[str] = []
     if top <= 1:
-        out.append(hr.event(NO_ONE_DIES, data=count))
+        out.append(hr.event(NO_ONE_DIES, data=MappingProxyType({"votes": str(top)})))
     else:
         dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
         dead.sort()
+        count = MappingProxyType({"votes": str(top)})
         for p in dead:
             out.append(hr.event(LYNCHED, target=p, data=count))
-            out.append(hr.set_alive(p, False))
+            out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
         shot = votes.get(p, "")
         if held_card(view, p) == HUNTER and shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
-            out.append(hr.set_alive(shot, False))
+            out.append(_death(shot))
     out.append(_SETTLED)
     return out

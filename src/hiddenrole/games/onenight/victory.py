@@ -38,10 +38,10 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     held: list[hr.RoleType] = []
     dead: list[hr.RoleType] = []  # the cards the dead hold
     for p in view.all_players():
-        cards = p.vars
+        _, _, alive, cards, _ = p  # one unpack: compiled, each attribute read is a generic lookup
         card = cards[VAR_CARD] if VAR_CARD in cards else ""  # noqa: SIM401  # not .get: a generic method call, compiled
         held.append(card)
-        if not p.alive:
+        if not alive:
             dead.append(card)
     wolf_in_play = WEREWOLF in held
     wolf_died = WEREWOLF in dead
