@@ -124,7 +124,9 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
-        pid, _, alive, _, round_vars = info
+        pid = info[0]
+        alive = info[2]
+        round_vars = info[4]
         old = self.players.get(pid)
         if old is None:
             order = self.order
@@ -241,89 +243,101 @@ class State:
         changed = False
         players = self.players
         rows = self._rows
+        index = self._index  # built with the rows
         for pid in self._marked:
             pid, role, alive, game_vars, round_vars = players[pid]
             if round_vars:
                 new = players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
-                if rows is not None:
-                    rows[self._place(pid)] = new
+                if rows is not None and index is not None:
+                    rows[index[pid]] = new
                 changed = True
         self._marked = set()
         if changed:
             self._alive = self._all = None  # records changed, who is alive did not (as in apply)
 
     def get_var(self, scope: VarScope, key: str) -> str:
-        if scope.owner:
-            p = self.players.get(scope.owner)
+        # By position: compiled, an attribute read is a generic lookup; in Python, unpacking a tuple
+        # subclass goes through an iterator.
+        per_round = scope[0]
+        owner = scope[1]
+        if owner:
+            p = self.players.get(owner)
             if p is None:
                 return ""
-            cell = p.round_vars if scope.per_round else p.vars
+            cell = p[4] if per_round else p[3]  # round_vars, vars: tuple reads, compiled
             # ``in`` and ``[]``, not ``get``: compiled, ``get`` on a read-only map is a method call
             # that calls the dict's in turn.
             return cell[key] if key in cell else ""  # noqa: SIM401
-        return (self.round_vars if scope.per_round else self.vars).get(key, "")
+        return (self.round_vars if per_round else self.vars).get(key, "")
 
     def apply(self, e: Effect) -> None:
         """The single write point. Cancelled effects and rule events change nothing.
 
-        The effect and the record it changes are unpacked once and the record rebuilt directly
-        (``NamedTuple._replace`` and attribute reads cost several calls per write: this runs for
-        every write of live play and of every replay). The changed record is stored in its seat's
-        row too, so the next :meth:`all_players` is a copy, not a lookup per seat."""
-        t, source, target, _, canceled, _, phase, alive, scope, key, value, ids, _, _, _ = e
-        if canceled:
+        The effect's fields are read by position and the record it changes unpacked once, then
+        rebuilt directly (``NamedTuple._replace`` and attribute reads cost several calls per write,
+        compiled each a generic lookup: this runs for every effect of live play and of every
+        replay, rule events included). The changed record is stored in its seat's row too, so the
+        next :meth:`all_players` is a copy, not a lookup per seat."""
+        # Effect's fields: type, source, target, data, canceled, reason, phase, alive, scope, key,
+        # value, actors, role, vars, winners (0 to 14).
+        if e[4]:
             return
+        t = e[0]
         if t == SET_VAR:
-            per_round, owner = scope
+            scope = e[8]
+            per_round = scope[0]
+            owner = scope[1]
             if owner:
                 players = self.players
                 p = players.get(owner)
                 if p is None:
                     return
-                pid, role, now_alive, game_vars, round_vars = p
+                pid, role, alive, game_vars, round_vars = p
                 cell = round_vars if per_round else game_vars
-                new = _with(cell, key, value)
+                new = _with(cell, e[9], e[10])
                 if new is cell:
                     return
                 if per_round:
-                    rec = _new(_PLAYER, (pid, role, now_alive, game_vars, new))
+                    rec = _new(_PLAYER, (pid, role, alive, game_vars, new))
                     self._marked.add(pid)
                 else:
-                    rec = _new(_PLAYER, (pid, role, now_alive, new, round_vars))
+                    rec = _new(_PLAYER, (pid, role, alive, new, round_vars))
                 players[pid] = rec
                 rows = self._rows
-                if rows is not None:
-                    rows[self._place(pid)] = rec
+                index = self._index  # built with the rows: both are, or the rows are not
+                if rows is not None and index is not None:
+                    rows[index[pid]] = rec
                 # A variable write replaces a record, not who is alive: the living ids and the
                 # role-free public rows (ids and aliveness alone) stay; replay and every night's
                 # markers write variables far more often than anyone dies.
                 self._alive = self._all = None
             else:
                 d = self.round_vars if per_round else self.vars
+                key = e[9]
+                value = e[10]
                 if value:
                     d[key] = value
                 else:
                     d.pop(key, None)
         elif t == SET_ALIVE:
-            p = self.players.get(target)
+            p = self.players.get(e[2])
+            alive = e[7]
             if p is not None and p[2] != alive:
                 pid, role, _, game_vars, round_vars = p
                 rec = self.players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, round_vars))
                 rows = self._rows
-                if rows is not None:
-                    rows[self._place(pid)] = rec
+                index = self._index  # built with the rows: both are, or the rows are not
+                if rows is not None and index is not None:
+                    rows[index[pid]] = rec
                 self._dead += -1 if alive else 1
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
-            self.actors[phase] = tuple(sorted({i for i in ids if i in self.players}))
-        elif t == DETOUR and phase and source:
-            self.detours.append(_new(Detour, (source, phase)))  # no NamedTuple __new__ frame
-
-    def _place(self, pid: str) -> int:
-        """Where seat ``pid`` sits in ``_rows`` (asked only while the rows are built)."""
-        index = self._index
-        assert index is not None  # built with the rows
-        return index[pid]
+            self.actors[e[6]] = tuple(sorted({i for i in e[11] if i in self.players}))
+        elif t == DETOUR:
+            source = e[1]
+            phase = e[6]
+            if phase and source:
+                self.detours.append(_new(Detour, (source, phase)))  # no NamedTuple __new__ frame
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:

@@ -102,8 +102,8 @@ def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> d
     wanted = skills if isinstance(skills, frozenset) else frozenset(skills)  # the resolvers pass constants
     out: dict[str, hr.SkillUse] = {}
     for u in uses:
-        pid, skill, _, _, _ = u  # one unpack: compiled, two attribute reads are two generic lookups
-        if skill in wanted and pid not in out:
+        pid = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] in wanted and pid not in out:
             out[pid] = u
     return out
 
@@ -218,13 +218,22 @@ class _Cards:
         out: list[hr.Effect] = []
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
-            for slot in sorted(center):  # "center" < "player": the centre's slots come first
+            for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
                 out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
         seats = self._seats
         if seats:
-            for pid in sorted(seats):
+            for pid in _sorted_keys(seats):
                 out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
         return out
+
+
+def _sorted_keys(d: dict[str, str]) -> list[str]:
+    """``sorted(d)`` for the one or two names a swap changes: the keys read natively into a list
+    sorted in place (compiled, ``sorted(d)`` reads the dict through a generic iterator first)."""
+    keys = [k for k in d]
+    if len(keys) > 1:
+        keys.sort()
+    return keys
 
 
 def _player(name: str) -> _Slot:
@@ -276,7 +285,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         use = firsts.get(seer)
         if use is None:
             continue
-        _, skill, targets, _, _ = use
+        skill = use[1]
+        targets = use[2]
         if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
             target = targets[0]
             card = held_card(view, target)
@@ -386,10 +396,11 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     votes: dict[str, str] = {}
     voted: set[str] = set()  # who has cast a first vote (counted or not): later ones are ignored
     for u in uses:
-        voter, skill, targets, _, _ = u  # one unpack: compiled, attribute reads are generic lookups
-        if skill != VOTE or voter in voted:
+        voter = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] != VOTE or voter in voted:
             continue
         voted.add(voter)
+        targets = u[2]
         if len(targets) == 1:
             target = view.player(targets[0])
             if target is not None and target[0] != voter and target[2]:  # another living player
