@@ -347,7 +347,8 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     ``dict(proxy)`` goes key by key) and the copy read natively: no generic iteration or
     lookup per key of the map (compiled, each a generic call). A new key that sorts after
     every key is added to the copy; else one ordered pass places it. A map whose keys are not
-    sorted (only a hand-made record can hold one) is left to :func:`_with_unsorted`."""
+    sorted (only a hand-made record can hold one) is left to :func:`_with_unsorted` (which
+    also adds a key that sorts last at the end)."""
     if key in cell:
         if cell[key] == value:
             return cell
@@ -361,13 +362,18 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
         return cell
     d = cell.copy() if type(cell) is _PROXY else dict(cell)
     last = ""
-    for k in d:
-        if k < last:
-            return _with_unsorted(cell, key, value)
+    for k in d:  # the last key, read natively with no comparison
         last = k
-    if last < key:  # usually: the new key sorts last (or the map is empty)
+    if last < key:
+        # Usually: the new key sorts after every key (or the map is empty). Added at the end, sorted
+        # or not, as :func:`_with_unsorted` would too: only a key placed earlier needs the order.
         d[key] = value
         return _PROXY(d)
+    prev = ""
+    for k in d:
+        if k < prev:
+            return _with_unsorted(cell, key, value)
+        prev = k
     out = {}
     placed = False
     for k, v in d.items():

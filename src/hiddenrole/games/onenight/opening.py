@@ -6,7 +6,6 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 import hiddenrole as hr
@@ -126,7 +125,7 @@ class GameSetup:
         check_cards(tuple(cards), "seats and centre")
 
 
-def seat_table(the_rules: hr.Rules, ids: Sequence[str], cards: Sequence[hr.RoleType], start: bool) -> hr.Engine:
+def seat_table(the_rules: hr.Rules, ids: tuple[str, ...], cards: list[hr.RoleType], start: bool) -> hr.Engine:
     """An engine for ``the_rules`` with seat ``ids[i]`` dealt ``cards[i]`` (extra cards are the
     centre's), started if ``start``: ``new_engine``'s seating, of ids and cards it made itself.
 
