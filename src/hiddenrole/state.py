@@ -205,7 +205,7 @@ class State:
         """The ids of :meth:`alive_players` (cached the same way)."""
         cached = self._alive_ids
         if cached is None:
-            cached = self._alive_ids = tuple([p.id for p in self.alive_players()])
+            cached = self._alive_ids = tuple([p[0] for p in self.alive_players()])  # ``[0]``: the id, a tuple read
         return cached
 
     def public_infos(self, viewer: str, revealed: tuple[str, ...]) -> tuple[PublicPlayerInfo, ...]:
@@ -214,7 +214,9 @@ class State:
         base = self._public
         if base is None:
             players = self.players
-            base = self._public = tuple(PublicPlayerInfo(i, players[i].alive) for i in self.order)
+            # From the tuple (the NamedTuple's keyword ``__new__`` is a Python frame per seat, even
+            # compiled), the aliveness read by position; rebuilt when seating or aliveness changes.
+            base = self._public = tuple([_new(_PUBLIC, (i, players[i][2], "")) for i in self.order])
         out = list(base)
         index = self._index
         if index is None:
@@ -225,12 +227,12 @@ class State:
         n = index.get(viewer)
         if n is not None:
             p = players[viewer]
-            out[n] = _new(PublicPlayerInfo, (viewer, p.alive, p.role))
+            out[n] = _new(_PUBLIC, (viewer, p[2], p[1]))
         for pid in revealed:
             n = index.get(pid)
             if n is not None:
                 p = players[pid]
-                out[n] = _new(PublicPlayerInfo, (pid, p.alive, p.role))
+                out[n] = _new(_PUBLIC, (pid, p[2], p[1]))
         return tuple(out)
 
     def reset_round(self) -> None:
@@ -400,6 +402,8 @@ _PROXY: Final = MappingProxyType
 """Read from a C static by compiled code (an imported name is a module dict lookup)."""
 _PLAYER: Final[type[PlayerInfo]] = PlayerInfo
 """The record class, read from a C static by the compiled write point (a class name is a dict lookup)."""
+_PUBLIC: Final[type[PublicPlayerInfo]] = PublicPlayerInfo
+"""Likewise, the public row class (views build one per seat)."""
 
 
 class GameView:
@@ -446,7 +450,7 @@ class GameView:
 
     def alive_player_ids_by_role(self, role: RoleType) -> tuple[str, ...]:
         """Living players holding ``role``, sorted."""
-        return tuple(p.id for p in self._s.alive_players() if p.role == role)
+        return tuple([p[0] for p in self._s.alive_players() if p[1] == role])  # id, role: tuple reads
 
     def var(self, scope: VarScope, key: str) -> str:
         """One variable cell, ``""`` when unset."""

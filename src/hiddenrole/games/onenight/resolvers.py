@@ -9,7 +9,7 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -166,6 +166,20 @@ def _death(player_id: str) -> hr.Effect:
     return got
 
 
+_CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
+
+
+def _card_data(card: hr.RoleType) -> Mapping[str, str]:
+    """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
+    it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
+    got = _CARD_DATA.get(card)
+    if got is None:
+        got = MappingProxyType({"card": card})
+        if len(_CARD_DATA) < MAX_SCOPES:
+            _CARD_DATA[card] = got
+    return got
+
+
 _CENTER_KEYS: Final[dict[str, str]] = {}
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
 _LEARN_PLAYER_KEYS: Final[dict[str, str]] = {}
@@ -290,7 +304,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
             target = targets[0]
             card = held_card(view, target)
-            out.append(hr.event(SEER_LOOK, seer, target, MappingProxyType({"card": card})))
+            out.append(hr.event(SEER_LOOK, seer, target, _card_data(card)))
             out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
         elif (
             skill == SEER_CENTER
@@ -329,7 +343,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
-        out.append(hr.event(ROBBED, robber, victim, MappingProxyType({"card": got})))
+        out.append(hr.event(ROBBED, robber, victim, _card_data(got)))
         out.append(_learn(robber, LEARN_SELF, got))
         out.append(_learn(robber, _key(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
@@ -380,7 +394,7 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     out: list[hr.Effect] = []
     for pid in dealt(view, INSOMNIAC):
         card = held_card(view, pid)
-        out.append(hr.event(INSOMNIA, pid, data=MappingProxyType({"card": card})))
+        out.append(hr.event(INSOMNIA, pid, data=_card_data(card)))
         out.append(_learn(pid, LEARN_SELF, card))
     return out
 
