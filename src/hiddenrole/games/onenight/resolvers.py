@@ -242,8 +242,9 @@ class _Cards:
 
 
 def _sorted_keys(d: dict[str, str]) -> list[str]:
-    """``sorted(d)`` for the one or two names a swap changes: the keys read natively into a list
-    sorted in place (compiled, ``sorted(d)`` reads the dict through a generic iterator first)."""
+    """``sorted(d)``: the keys read natively into a list sorted in place (compiled, ``sorted(d)``
+    reads the dict through a generic iterator first; a swap changes one or two names, a vote
+    counts one per seat)."""
     keys = [k for k in d]
     if len(keys) > 1:
         keys.sort()
@@ -419,7 +420,7 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             target = view.player(targets[0])
             if target is not None and target[0] != voter and target[2]:  # another living player
                 votes[voter] = target[0]
-    out: list[hr.Effect] = [_voted(v, votes[v]) for v in sorted(votes)]
+    out: list[hr.Effect] = [_voted(v, votes[v]) for v in _sorted_keys(votes)]
     tally: dict[str, int] = {}
     top = 0
     for t in votes.values():
