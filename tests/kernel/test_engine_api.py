@@ -183,6 +183,16 @@ def test_add_players_seats_as_add_player_does_one_by_one() -> None:
     assert many.player_view("s1") == one.player_view("s1")
 
 
+def test_add_players_forgets_answers_kept_for_the_table_before() -> None:
+    engine = hr.Engine(mini_rules())
+    engine.add_player("w1", WOLF)
+    before = engine.player_view("w1")  # kept until the board changes
+    engine.add_players([("w2", WOLF), ("v1", VILLAGER)])
+    after = engine.player_view("w1")
+    assert [p.id for p in before.players] == ["w1"]
+    assert [p.id for p in after.players] == ["v1", "w1", "w2"]
+
+
 def test_add_players_in_any_order_seats_by_id() -> None:
     engine = hr.Engine(mini_rules())
     engine.add_players(reversed(ROSTER))
