@@ -80,7 +80,9 @@ class Phases(Acting):
                 raise InvalidBoard("no players are seated")
             if self._check_victory() is not None:
                 raise BoardAlreadyDecided("the victory checker already declares a result")
-            with AllOrNothing(self):
+            # AllOrNothing's rollback inline, as in end_phase (no context manager to look up and
+            # enter): the board is the replay of the log, and nothing waits before the start.
+            try:
                 self._start_at(self._cfg.start_phase)
                 started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
@@ -92,6 +94,9 @@ class Phases(Acting):
                     finally:
                         self._in_ext = False
                     self._apply_batch(laid, "game setup", batch)
+            except BaseException:
+                self._rebuild()
+                raise
             self._board_changed()
             self._log.extend(batch)
             self._keep_for_callers()
