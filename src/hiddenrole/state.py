@@ -75,7 +75,8 @@ class State:
         self._rows: list[PlayerInfo] | None = []
         """Every record in seat order, kept current by each write (one store where the record
         changes): :meth:`all_players` is a copy of it, not a lookup per seat. ``None`` once seating
-        changes, rebuilt with ``_index`` (seat -> place), which is valid whenever this is."""
+        changes, rebuilt when next read; ``_index`` (seat -> place) likewise, apart (a board that is
+        only read, as a restored one checked against its text, never needs it)."""
         self._dead = 0
         """How many seated players are dead: while none is, the living are every record."""
         self._blank: dict[str, tuple[str, ...] | None] | None = None
@@ -162,14 +163,19 @@ class State:
         return info
 
     def _placed(self) -> list[PlayerInfo]:
-        """``_rows``, rebuilt (with ``_index``) if seating changed since it was last built."""
+        """``_rows``, rebuilt if seating changed since it was last built."""
         rows = self._rows
         if rows is None:
             players = self.players
-            order = self.order
-            rows = self._rows = [players[i] for i in order]
-            self._index = {pid: n for n, pid in enumerate(order)}
+            rows = self._rows = [players[i] for i in self.order]
         return rows
+
+    def _places(self) -> dict[str, int]:
+        """``_index``, rebuilt if seating changed since it was last built."""
+        index = self._index
+        if index is None:
+            index = self._index = {pid: n for n, pid in enumerate(self.order)}
+        return index
 
     def blank_by_seat(self) -> dict[str, tuple[str, ...] | None]:
         """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
@@ -220,9 +226,7 @@ class State:
         out = list(base)
         index = self._index
         if index is None:
-            self._placed()
-            index = self._index
-            assert index is not None  # built with the rows
+            index = self._places()
         players = self.players
         n = index.get(viewer)
         if n is not None:
@@ -245,13 +249,13 @@ class State:
         changed = False
         players = self.players
         rows = self._rows
-        index = self._index  # built with the rows
         for pid in self._marked:
             pid, role, alive, game_vars, round_vars = players[pid]
             if round_vars:
                 new = players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
-                if rows is not None and index is not None:
-                    rows[index[pid]] = new
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = new
                 changed = True
         self._marked = set()
         if changed:
@@ -306,9 +310,9 @@ class State:
                     rec = _new(_PLAYER, (pid, role, alive, new, round_vars))
                 players[pid] = rec
                 rows = self._rows
-                index = self._index  # built with the rows: both are, or the rows are not
-                if rows is not None and index is not None:
-                    rows[index[pid]] = rec
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = rec
                 # A variable write replaces a record, not who is alive: the living ids and the
                 # role-free public rows (ids and aliveness alone) stay; replay and every night's
                 # markers write variables far more often than anyone dies.
@@ -328,9 +332,9 @@ class State:
                 pid, role, _, game_vars, round_vars = p
                 rec = self.players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, round_vars))
                 rows = self._rows
-                index = self._index  # built with the rows: both are, or the rows are not
-                if rows is not None and index is not None:
-                    rows[index[pid]] = rec
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = rec
                 self._dead += -1 if alive else 1
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
