@@ -8,7 +8,7 @@ effects only once it has succeeded; the statechart moves themselves are in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from .acting import Acting
@@ -42,59 +42,14 @@ class Phases(Acting):
 
     def add_player(self, player_id: str, role: RoleType) -> PlayerInfo:
         """Seat a player before the game starts; the role's setup gives initial variables."""
-        # acquire / try / finally and the setup called inline, as on the hot paths: a short game
-        # (One Night) seats its whole table for every game.
+        # acquire / try / finally, as on the hot paths: a short game (One Night) seats its whole
+        # table for every game.
         self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
-            if self._state.phase != START:
-                raise GameAlreadyStarted("players can only be added before the game starts")
-            if not isinstance(player_id, str) or not player_id:
-                raise InvalidPlayerID(f"player id must be a non-empty str, got {player_id!r}")
-            if not isinstance(role, str) or not role or role == SYSTEM:
-                raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
-            if player_id in self._state.players:
-                raise PlayerExists(f"player {player_id!r} is already seated")
-            setup = self._role_setup.get(role)
-            raw = None
-            if setup is not None:
-                self._in_ext = True  # what _call does, without its frame
-                try:
-                    raw = setup(player_id, role)
-                finally:
-                    self._in_ext = False
-            initial = EMPTY_MAP
-            if type(raw) is dict:
-                # What setups return: typed as a dict, mypyc scans its values natively (a Mapping's
-                # ``values()`` is a generic method call, its iteration generic too); of Any, unchecked
-                # (frozen_map refuses what is not str to str).
-                got: dict[Any, Any] = raw
-                if got:
-                    for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
-                        if v == "":  # the usual setup sets none: frozen as it is, without a filtered copy
-                            got = {k: w for k, w in got.items() if w != ""}
-                            break
-                    initial = frozen_map(got)
-            elif raw is not None:
-                # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
-                if not isinstance(raw, Mapping):
-                    raise InvalidArgument(f"role setup for {role} returned {type(raw).__name__}, not a mapping")
-                if raw:
-                    # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
-                    kept = True
-                    for v in raw.values():
-                        if v != "":  # the filter's own test
-                            continue
-                        kept = False
-                        break
-                    initial = frozen_map(raw if kept else {k: v for k, v in raw.items() if v != ""})
-            info: PlayerInfo = _new(
-                PlayerInfo, (player_id, role, True, initial, EMPTY_MAP)
-            )  # no NamedTuple __new__ frame
-            self._state.seat(info)
+            info = self._seat_one(player_id, role)
             self._board_changed()
-            self._log.append(player_added(player_id, role, initial))
             return info
         finally:
             self._release()
@@ -125,7 +80,9 @@ class Phases(Acting):
                 raise InvalidBoard("no players are seated")
             if self._check_victory() is not None:
                 raise BoardAlreadyDecided("the victory checker already declares a result")
-            with AllOrNothing(self):
+            # AllOrNothing's rollback inline, as in end_phase (no context manager to look up and
+            # enter): the board is the replay of the log, and nothing waits before the start.
+            try:
                 self._start_at(self._cfg.start_phase)
                 started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
@@ -137,6 +94,9 @@ class Phases(Acting):
                     finally:
                         self._in_ext = False
                     self._apply_batch(laid, "game setup", batch)
+            except BaseException:
+                self._rebuild()
+                raise
             self._board_changed()
             self._log.extend(batch)
             self._keep_for_callers()
@@ -242,3 +202,82 @@ class Phases(Acting):
             self._public(out)
         self._dispatch()
         return tuple(out)
+
+    def add_players(self, seats: Iterable[tuple[str, RoleType]]) -> tuple[PlayerInfo, ...]:
+        """Seat several players in order, each exactly as :meth:`add_player` would, under one lock.
+
+        A table seated at once (every One Night game seats six or more) pays one lock round trip
+        and one forgetting of kept answers, not one per seat. The first refusal raises, the seats
+        before it staying seated, as with one call per seat."""
+        items: Iterable[object] = seats  # unchecked yet: read as objects (mypyc)
+        self._acquire()
+        try:
+            if self._in_ext:
+                raise ReentrantCall(REENTRY)
+            out: list[PlayerInfo] = []
+            try:
+                for item in items:
+                    if not isinstance(item, tuple) or len(item) != 2:
+                        raise InvalidArgument(f"add_players takes (player_id, role) pairs, got {item!r}")
+                    out.append(self._seat_one(item[0], item[1]))
+            finally:
+                if out:
+                    self._board_changed()
+            return tuple(out)
+        finally:
+            self._release()
+
+    def _seat_one(self, player_id: object, role: object) -> PlayerInfo:
+        """Under the lock: seat one player (the checks, the role's setup, the record, the log).
+
+        The id and role are taken as ``object`` and checked here, so a wrongly typed pair given to
+        :meth:`add_players` is refused with the same typed errors in both builds."""
+        s = self._state
+        if s.phase != START:
+            raise GameAlreadyStarted("players can only be added before the game starts")
+        if not isinstance(player_id, str) or not player_id:
+            raise InvalidPlayerID(f"player id must be a non-empty str, got {player_id!r}")
+        if not isinstance(role, str) or not role:
+            raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {role!r}")
+        pid: str = player_id  # typed now: compiled, what follows reads them as str, not as objects
+        kind: RoleType = role
+        if kind == SYSTEM:
+            raise InvalidRole(f"role must be a non-empty str other than SYSTEM, got {kind!r}")
+        if pid in s.players:
+            raise PlayerExists(f"player {pid!r} is already seated")
+        setup = self._role_setup.get(kind)
+        raw = None
+        if setup is not None:
+            self._in_ext = True  # what _call does, without its frame
+            try:
+                raw = setup(pid, kind)
+            finally:
+                self._in_ext = False
+        initial = EMPTY_MAP
+        if type(raw) is dict:
+            # What setups return: typed as a dict, mypyc scans its values natively (a Mapping's
+            # ``values()`` is a generic method call, its iteration generic too); of Any, unchecked
+            # (frozen_map refuses what is not str to str).
+            got: dict[Any, Any] = raw
+            if got:
+                for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
+                    if v == "":  # the usual setup sets none: frozen as it is, without a filtered copy
+                        got = {k: w for k, w in got.items() if w != ""}
+                        break
+                initial = frozen_map(got)
+        elif raw is not None:
+            # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
+            if not isinstance(raw, Mapping):
+                raise InvalidArgument(f"role setup for {kind} returned {type(raw).__name__}, not a mapping")
+            if raw:
+                # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
+                kept = True
+                for v in raw.values():
+                    if v != "":  # the filter's own test
+                        continue
+                    kept = False
+                    break
+                initial = frozen_map(raw if kept else {k: v for k, v in raw.items() if v != ""})
+        info = s.add(pid, kind, initial)
+        self._log.append(player_added(pid, kind, initial))
+        return info

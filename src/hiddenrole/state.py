@@ -32,9 +32,11 @@ class State:
         "_alive_ids",
         "_all",
         "_blank",
+        "_dead",
         "_index",
         "_marked",
         "_public",
+        "_rows",
         "actors",
         "ancestry",
         "delayed",
@@ -70,6 +72,13 @@ class State:
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
         self._index: dict[str, int] | None = {}
+        self._rows: list[PlayerInfo] | None = []
+        """Every record in seat order, kept current by each write (one store where the record
+        changes): :meth:`all_players` is a copy of it, not a lookup per seat. ``None`` once seating
+        changes, rebuilt when next read; ``_index`` (seat -> place) likewise, apart (a board that is
+        only read, as a restored one checked against its text, never needs it)."""
+        self._dead = 0
+        """How many seated players are dead: while none is, the living are every record."""
         self._blank: dict[str, tuple[str, ...] | None] | None = None
         self._marked: set[str] = set()
         """Every player who may hold round markers (a superset): :meth:`reset_round` visits these
@@ -84,6 +93,8 @@ class State:
         c.order = list(self.order)
         c._index = self._index  # replaced or dropped, never changed, by seat()
         c._blank = self._blank  # likewise
+        c._rows = None if self._rows is None else list(self._rows)
+        c._dead = self._dead
         c._marked = set(self._marked)
         c.vars = dict(self.vars)
         c.round_vars = dict(self.round_vars)
@@ -114,19 +125,57 @@ class State:
         )
 
     def seat(self, info: PlayerInfo) -> None:
-        pid = info.id
-        if pid not in self.players:
+        pid = info[0]
+        alive = info[2]
+        round_vars = info[4]
+        old = self.players.get(pid)
+        if old is None:
             order = self.order
             if not order or order[-1] < pid:
                 order.append(pid)  # players usually arrive in id order (a log, a snapshot)
             else:
                 insort(order, pid)
+        elif not old[2]:
+            self._dead -= 1
+        if not alive:
+            self._dead += 1
         self.players[pid] = info
-        if info.round_vars:
+        if round_vars:
             self._marked.add(pid)
-        self._index = None  # rebuilt when a view needs it: seating a table costs no rebuild per seat
+        # Rebuilt when next needed: seating a table costs no rebuild per seat.
+        self._index = self._rows = None
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
+
+    def add(self, pid: str, role: RoleType, initial: Mapping[str, str]) -> PlayerInfo:
+        """Seat a new player (``pid`` not seated), alive, with ``initial`` game variables and no
+        round markers: the engine's seating, :meth:`seat` without the cases it cannot meet."""
+        info: PlayerInfo = _new(_PLAYER, (pid, role, True, initial, EMPTY_MAP))  # no NamedTuple __new__ frame
+        order = self.order
+        if not order or order[-1] < pid:
+            order.append(pid)  # players usually arrive in id order
+        else:
+            insort(order, pid)
+        self.players[pid] = info
+        self._index = self._rows = None
+        self._alive = self._alive_ids = self._all = self._public = None
+        self._blank = None
+        return info
+
+    def _placed(self) -> list[PlayerInfo]:
+        """``_rows``, rebuilt if seating changed since it was last built."""
+        rows = self._rows
+        if rows is None:
+            players = self.players
+            rows = self._rows = [players[i] for i in self.order]
+        return rows
+
+    def _places(self) -> dict[str, int]:
+        """``_index``, rebuilt if seating changed since it was last built."""
+        index = self._index
+        if index is None:
+            index = self._index = {pid: n for n, pid in enumerate(self.order)}
+        return index
 
     def blank_by_seat(self) -> dict[str, tuple[str, ...] | None]:
         """A fresh dict of every seat id to ``()``, in seat order: a copy of a template kept until
@@ -144,8 +193,10 @@ class State:
             # per seat; the records themselves while nobody is dead. A list comprehension, not a
             # generator, here and below: the interpreter resumes a generator frame per item.
             seated = self.all_players()
-            alive = [p for p in seated if p.alive]
-            cached = self._alive = seated if len(alive) == len(seated) else tuple(alive)
+            if self._dead:
+                cached = self._alive = tuple([p for p in seated if p[2]])  # ``[2]``: compiled, a tuple read
+            else:
+                cached = self._alive = seated
         return cached
 
     def all_players(self) -> tuple[PlayerInfo, ...]:
@@ -153,15 +204,14 @@ class State:
         rule may memoise a function of the records by the tuple's identity."""
         cached = self._all
         if cached is None:
-            players = self.players
-            cached = self._all = tuple([players[i] for i in self.order])
+            cached = self._all = tuple(self._placed())
         return cached
 
     def alive_ids(self) -> tuple[str, ...]:
         """The ids of :meth:`alive_players` (cached the same way)."""
         cached = self._alive_ids
         if cached is None:
-            cached = self._alive_ids = tuple([p.id for p in self.alive_players()])
+            cached = self._alive_ids = tuple([p[0] for p in self.alive_players()])  # ``[0]``: the id, a tuple read
         return cached
 
     def public_infos(self, viewer: str, revealed: tuple[str, ...]) -> tuple[PublicPlayerInfo, ...]:
@@ -170,21 +220,23 @@ class State:
         base = self._public
         if base is None:
             players = self.players
-            base = self._public = tuple(PublicPlayerInfo(i, players[i].alive) for i in self.order)
+            # From the tuple (the NamedTuple's keyword ``__new__`` is a Python frame per seat, even
+            # compiled), the aliveness read by position; rebuilt when seating or aliveness changes.
+            base = self._public = tuple([_new(_PUBLIC, (i, players[i][2], "")) for i in self.order])
         out = list(base)
         index = self._index
         if index is None:
-            index = self._index = {pid: n for n, pid in enumerate(self.order)}
+            index = self._places()
         players = self.players
         n = index.get(viewer)
         if n is not None:
             p = players[viewer]
-            out[n] = _new(PublicPlayerInfo, (viewer, p.alive, p.role))
+            out[n] = _new(_PUBLIC, (viewer, p[2], p[1]))
         for pid in revealed:
             n = index.get(pid)
             if n is not None:
                 p = players[pid]
-                out[n] = _new(PublicPlayerInfo, (pid, p.alive, p.role))
+                out[n] = _new(_PUBLIC, (pid, p[2], p[1]))
         return tuple(out)
 
     def reset_round(self) -> None:
@@ -196,37 +248,51 @@ class State:
             return
         changed = False
         players = self.players
+        rows = self._rows
         for pid in self._marked:
             pid, role, alive, game_vars, round_vars = players[pid]
             if round_vars:
-                players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
+                new = players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = new
                 changed = True
         self._marked = set()
         if changed:
             self._alive = self._all = None  # records changed, who is alive did not (as in apply)
 
     def get_var(self, scope: VarScope, key: str) -> str:
-        if scope.owner:
-            p = self.players.get(scope.owner)
+        # By position: compiled, an attribute read is a generic lookup; in Python, unpacking a tuple
+        # subclass goes through an iterator.
+        per_round = scope[0]
+        owner = scope[1]
+        if owner:
+            p = self.players.get(owner)
             if p is None:
                 return ""
-            cell = p.round_vars if scope.per_round else p.vars
+            cell = p[4] if per_round else p[3]  # round_vars, vars: tuple reads, compiled
             # ``in`` and ``[]``, not ``get``: compiled, ``get`` on a read-only map is a method call
             # that calls the dict's in turn.
             return cell[key] if key in cell else ""  # noqa: SIM401
-        return (self.round_vars if scope.per_round else self.vars).get(key, "")
+        return (self.round_vars if per_round else self.vars).get(key, "")
 
     def apply(self, e: Effect) -> None:
         """The single write point. Cancelled effects and rule events change nothing.
 
-        Records are unpacked once and rebuilt directly (``NamedTuple._replace`` and
-        attribute reads cost several calls per write: this runs for every write of
-        live play and of every replay)."""
-        if e.canceled:
+        The effect's fields are read by position and the record it changes unpacked once, then
+        rebuilt directly (``NamedTuple._replace`` and attribute reads cost several calls per write,
+        compiled each a generic lookup: this runs for every effect of live play and of every
+        replay, rule events included). The changed record is stored in its seat's row too, so the
+        next :meth:`all_players` is a copy, not a lookup per seat."""
+        # Effect's fields: type, source, target, data, canceled, reason, phase, alive, scope, key,
+        # value, actors, role, vars, winners (0 to 14).
+        if e[4]:
             return
-        t = e.type
+        t = e[0]
         if t == SET_VAR:
-            per_round, owner = e.scope
+            scope = e[8]
+            per_round = scope[0]
+            owner = scope[1]
             if owner:
                 players = self.players
                 p = players.get(owner)
@@ -234,69 +300,94 @@ class State:
                     return
                 pid, role, alive, game_vars, round_vars = p
                 cell = round_vars if per_round else game_vars
-                new = _with(cell, e.key, e.value)
+                new = _with(cell, e[9], e[10])
                 if new is cell:
                     return
                 if per_round:
-                    players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, new))
+                    rec = _new(_PLAYER, (pid, role, alive, game_vars, new))
                     self._marked.add(pid)
                 else:
-                    players[pid] = _new(_PLAYER, (pid, role, alive, new, round_vars))
+                    rec = _new(_PLAYER, (pid, role, alive, new, round_vars))
+                players[pid] = rec
+                rows = self._rows
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = rec
                 # A variable write replaces a record, not who is alive: the living ids and the
                 # role-free public rows (ids and aliveness alone) stay; replay and every night's
                 # markers write variables far more often than anyone dies.
                 self._alive = self._all = None
             else:
                 d = self.round_vars if per_round else self.vars
-                if e.value:
-                    d[e.key] = e.value
+                key = e[9]
+                value = e[10]
+                if value:
+                    d[key] = value
                 else:
-                    d.pop(e.key, None)
+                    d.pop(key, None)
         elif t == SET_ALIVE:
-            p = self.players.get(e.target)
-            if p is not None and p[2] != e.alive:
+            p = self.players.get(e[2])
+            alive = e[7]
+            if p is not None and p[2] != alive:
                 pid, role, _, game_vars, round_vars = p
-                self.players[pid] = _new(_PLAYER, (pid, role, e.alive, game_vars, round_vars))
+                rec = self.players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, round_vars))
+                rows = self._rows
+                if rows is not None:
+                    index = self._index
+                    rows[(index if index is not None else self._places())[pid]] = rec
+                self._dead += -1 if alive else 1
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
-            self.actors[e.phase] = tuple(sorted({i for i in e.actors if i in self.players}))
-        elif t == DETOUR and e.phase and e.source:
-            self.detours.append(_new(Detour, (e.source, e.phase)))  # no NamedTuple __new__ frame
+            self.actors[e[6]] = tuple(sorted({i for i in e[11] if i in self.players}))
+        elif t == DETOUR:
+            source = e[1]
+            phase = e[6]
+            if phase and source:
+                self.detours.append(_new(Detour, (source, phase)))  # no NamedTuple __new__ frame
 
 
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged.
 
-    A new key is placed among the others in one ordered pass over the old keys: no copy, sort
-    or last-key lookup (each a generic call when compiled; most writes of a werewolf replay add
-    a player variable). A map whose keys are not sorted (only a hand-made record can hold one)
-    is left to :func:`_with_unsorted`."""
+    The map is copied whole first (a read-only map's own copy is the underlying dict's;
+    ``dict(proxy)`` goes key by key) and the copy read natively: no generic iteration or
+    lookup per key of the map (compiled, each a generic call). A new key that sorts after
+    every key is added to the copy; else one ordered pass places it. A map whose keys are not
+    sorted (only a hand-made record can hold one) is left to :func:`_with_unsorted` (which
+    also adds a key that sorts last at the end)."""
     if key in cell:
         if cell[key] == value:
             return cell
-        # A read-only map's own copy is the underlying dict's (``dict(proxy)`` goes key by key).
-        d = cell.copy() if type(cell) is MappingProxyType else dict(cell)
+        d = cell.copy() if type(cell) is _PROXY else dict(cell)
         if value == "":
             del d[key]
-            return MappingProxyType(d) if d else EMPTY_MAP
+            return _PROXY(d) if d else EMPTY_MAP
         d[key] = value  # the keys keep their order
-        return MappingProxyType(d)
+        return _PROXY(d)
     if value == "":
         return cell
-    d = {}
+    d = cell.copy() if type(cell) is _PROXY else dict(cell)
+    last = ""
+    for k in d:  # the last key, read natively with no comparison
+        last = k
+    if last < key:
+        # Usually: the new key sorts after every key (or the map is empty). Added at the end, sorted
+        # or not, as :func:`_with_unsorted` would too: only a key placed earlier needs the order.
+        d[key] = value
+        return _PROXY(d)
     prev = ""
-    placed = False
-    for k in cell:
+    for k in d:
         if k < prev:
             return _with_unsorted(cell, key, value)
         prev = k
+    out = {}
+    placed = False
+    for k, v in d.items():
         if not placed and key < k:
-            d[key] = value
+            out[key] = value
             placed = True
-        d[k] = cell[k]
-    if not placed:
-        d[key] = value
-    return MappingProxyType(d)
+        out[k] = v
+    return _PROXY(out)
 
 
 def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
@@ -311,8 +402,12 @@ def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str
 
 
 _new: Final = tuple.__new__
+_PROXY: Final = MappingProxyType
+"""Read from a C static by compiled code (an imported name is a module dict lookup)."""
 _PLAYER: Final[type[PlayerInfo]] = PlayerInfo
 """The record class, read from a C static by the compiled write point (a class name is a dict lookup)."""
+_PUBLIC: Final[type[PublicPlayerInfo]] = PublicPlayerInfo
+"""Likewise, the public row class (views build one per seat)."""
 
 
 class GameView:
@@ -359,7 +454,7 @@ class GameView:
 
     def alive_player_ids_by_role(self, role: RoleType) -> tuple[str, ...]:
         """Living players holding ``role``, sorted."""
-        return tuple(p.id for p in self._s.alive_players() if p.role == role)
+        return tuple([p[0] for p in self._s.alive_players() if p[1] == role])  # id, role: tuple reads
 
     def var(self, scope: VarScope, key: str) -> str:
         """One variable cell, ``""`` when unset."""

@@ -36,6 +36,7 @@ from .small_games import (
 
 METHODS = (
     "add_player",
+    "add_players",
     "start",
     "submit",
     "end_phase",
@@ -164,6 +165,78 @@ def test_add_player_with_bad_setup_output_leaves_no_trace() -> None:
         engine.add_player("w1", WOLF)
     assert engine.player_ids() == ()
     assert engine.log().effects == ()
+
+
+# ---------------------------------------------------------------- add_players
+
+
+def test_add_players_seats_as_add_player_does_one_by_one() -> None:
+    one = mini_game()
+    many = hr.Engine(mini_rules())
+    infos = many.add_players(iter(ROSTER))  # any iterable of pairs
+    assert infos == tuple(one.player_info(pid) for pid, _ in ROSTER)
+    assert many.log().to_json() == one.log().to_json()
+    assert snap_bytes(many) == snap_bytes(one)
+    one.start()
+    many.start()
+    assert snap_bytes(many) == snap_bytes(one)
+    assert many.player_view("s1") == one.player_view("s1")
+
+
+def test_add_players_forgets_answers_kept_for_the_table_before() -> None:
+    engine = hr.Engine(mini_rules())
+    engine.add_player("w1", WOLF)
+    before = engine.player_view("w1")  # kept until the board changes
+    engine.add_players([("w2", WOLF), ("v1", VILLAGER)])
+    after = engine.player_view("w1")
+    assert [p.id for p in before.players] == ["w1"]
+    assert [p.id for p in after.players] == ["v1", "w1", "w2"]
+
+
+def test_add_players_in_any_order_seats_by_id() -> None:
+    engine = hr.Engine(mini_rules())
+    engine.add_players(reversed(ROSTER))
+    assert engine.player_ids() == tuple(sorted(pid for pid, _ in ROSTER))
+
+
+def test_add_players_stops_at_the_first_refusal_keeping_earlier_seats() -> None:
+    engine = hr.Engine(mini_rules())
+    engine.add_player("v1", VILLAGER)
+    with pytest.raises(hr.PlayerExists):
+        engine.add_players([("w1", WOLF), ("v1", SEER), ("w2", WOLF)])
+    assert engine.player_ids() == ("v1", "w1")
+    assert engine.allowed_skills("w1") == ()  # answers asked after a refusal see the seated table
+    assert [e.target for e in engine.log().effects] == ["v1", "w1"]
+
+
+@pytest.mark.parametrize("item", [("p1",), ("p1", WOLF, "x"), "p1", ["p1", WOLF], None])
+def test_add_players_refuses_what_is_not_a_pair(item: object) -> None:
+    engine = hr.Engine(mini_rules())
+    with pytest.raises(hr.InvalidArgument):
+        engine.add_players([item])  # type: ignore[list-item]
+    assert engine.log().effects == ()
+
+
+@pytest.mark.parametrize(
+    ("pid", "role", "error"),
+    [
+        ("", WOLF, hr.InvalidPlayerID),
+        (7, WOLF, hr.InvalidPlayerID),
+        ("p1", hr.SYSTEM, hr.InvalidRole),
+        ("p1", None, hr.InvalidRole),
+    ],
+)
+def test_add_players_refuses_bad_seats_with_typed_errors_in_both_builds(pid: object, role: object, error: type) -> None:
+    engine = hr.Engine(mini_rules())
+    with pytest.raises(error):
+        engine.add_players([(pid, role)])  # type: ignore[list-item]
+    assert engine.log().effects == ()
+
+
+def test_add_players_after_start_is_refused() -> None:
+    engine = started_mini()
+    with pytest.raises(hr.GameAlreadyStarted):
+        engine.add_players([("x1", VILLAGER)])
 
 
 # ---------------------------------------------------------------- start

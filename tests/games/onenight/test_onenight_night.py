@@ -265,6 +265,15 @@ def test_O11_insomniac_sees_own_card_at_the_end_of_the_night() -> None:
     assert engine.player_view("p0").role_info["learn.self"] == W
 
 
+def test_O11_each_insomniac_event_shows_the_card_held_then() -> None:
+    """Every card shown in an event is that card (the payloads are kept per card: a kept one
+    must never stand for another card)."""
+    for card in (W, V, S, T, W):
+        b = board([("p0", INS, card), ("p1", V)], phase=on.NIGHT_INSOMNIAC)
+        (look,) = of_type(rs.resolve_insomniac([], b.view()), on.INSOMNIA)
+        assert dict(look.data) == {"card": card}
+
+
 def test_O12_knowledge_is_as_of_the_moment_of_looking() -> None:
     engine = game([("p0", S), ("p1", W), ("p2", R), ("p3", T)], (V, V, V))
     advance_to(engine, on.NIGHT_SEER)

@@ -294,11 +294,10 @@ def rules_for(deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_cl
 
 def engine_for(the_deal: Deal, *, minion_clause: bool = False, start: bool = True) -> hr.Engine:
     """An engine with the deal seated, started unless ``start`` is false."""
-    # Not the compiled seat_table: a caller's Deal may hold anything, and add_player must be the
+    # Not the compiled seat_table: a caller's Deal may hold anything, and the engine must be the
     # one to refuse a bad seat (compiled code would raise a plain TypeError first).
     engine = hr.Engine(rules(the_deal.center, minion_clause=minion_clause))
-    for pid, role in the_deal.seats:
-        engine.add_player(pid, role)
+    engine.add_players(the_deal.seats)
     if start:
         engine.start()
     return engine

@@ -24,6 +24,9 @@ CENTER_SIZE: Final = 3
 MAX_CHECKED_DECKS: Final = 1024
 """How many distinct legal card lists :func:`check_cards` remembers (a bound, not a tuning knob)."""
 _CHECKED: Final[set[tuple[object, ...]]] = set()
+_SORTED: Final[dict[tuple[hr.RoleType, ...], tuple[hr.RoleType, ...]]] = {}
+"""Checked decks and their cards sorted (each deal sorts its deck before shuffling; a table
+deals the same deck game after game), up to :data:`MAX_CHECKED_DECKS`."""
 
 
 def check_players(players: object) -> int:
@@ -81,7 +84,13 @@ def check_deck(deck: Iterable[object], players: object) -> tuple[hr.RoleType, ..
 def shuffled(deck: Iterable[object], players: object, seed: object) -> list[hr.RoleType]:
     """The checked ``deck`` sorted, then shuffled with ``random.Random(seed)``'s draws: card *i*
     goes to seat *i*, the last three to the centre (what ``deal`` and ``new_engine`` deal)."""
-    cards = sorted(check_deck(deck, players))
+    checked = check_deck(deck, players)
+    known = _SORTED.get(checked)
+    if known is None:
+        known = tuple(sorted(checked))
+        if len(_SORTED) < MAX_CHECKED_DECKS:
+            _SORTED[checked] = known
+    cards = list(known)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
     shuffle(cards, seed)  # random.Random(seed).shuffle's draws, compiled

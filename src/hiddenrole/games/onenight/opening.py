@@ -6,13 +6,12 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 import hiddenrole as hr
 
 from .decks import MIN_PLAYERS, check_cards
-from .vocab import CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
+from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
 
@@ -61,48 +60,80 @@ def _lay(slot: int, card: hr.RoleType) -> hr.Effect:
     return got
 
 
+_BOX: Final[dict[str, int]] = dict(BOX_COPIES)
+"""The box's copies as a plain dict (copied natively; ``dict(proxy)`` goes key by key)."""
+
+
 class GameSetup:
     """Lays the centre cards and lets only a lone werewolf peek, once players are seated.
 
     The centre's three ``set_var`` effects are built once, with the value (they depend on the
-    centre alone; effects are immutable, so every game dealt this centre logs the same ones)."""
+    centre alone; effects are immutable, so every game dealt this centre logs the same ones),
+    and so is what the box has left once the centre is laid, which the seated cards are counted
+    against."""
 
-    __slots__ = ("_laid", "center")
+    __slots__ = ("_laid", "_left", "center")
 
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
         c0, c1, c2 = center
         self._laid = (_lay(0, c0), _lay(1, c1), _lay(2, c2))
+        left: dict[str, int] | None = _BOX.copy()
+        for card in center:
+            if left is not None and left.get(card, 0) > 0:
+                left[card] -= 1
+            else:
+                left = None  # not a legal centre (only a hand-made setup): every table takes the full check
+        self._left = left
 
     def setup(self, view: hr.GameView) -> list[hr.Effect]:
         players = view.all_players()
         if len(players) < MIN_PLAYERS:
             raise hr.InvalidBoard(f"One Night needs at least {MIN_PLAYERS} players, {len(players)} seated")
-        wolves: list[str] = []
+        # Each seated card taken from what the box has left beside the centre: a legal table runs
+        # out of none, which is exactly what the full check below passes (known roles within the
+        # box's copies); one that runs out takes that check, for its error.
+        box = self._left
+        if box is None:
+            self._check_table(players)
+        left = None if box is None else box.copy()
+        wolves = 0
+        wolf = ""
+        for p in players:
+            role = p[1]  # compiled, a tuple read (``.role`` is a generic attribute lookup)
+            if left is not None:
+                n = left.get(role, 0)
+                if n > 0:
+                    left[role] = n - 1
+                else:
+                    self._check_table(players)  # raises: the table is not a legal deck
+                    left = None
+            if role == WEREWOLF:
+                wolves += 1
+                wolf = p[0]
+        peek = _NOBODY_PEEKS if wolves != 1 else _lone_wolf(wolf)
+        return [*self._laid, peek]
+
+    def _check_table(self, players: tuple[hr.PlayerInfo, ...]) -> None:
+        """The seats and centre as one deck, checked as any deck is (raises what it refuses)."""
         cards = list(self.center)
         for p in players:
-            role = p.role
-            cards.append(role)
-            if role == WEREWOLF:
-                wolves.append(p.id)
+            cards.append(p.role)
         # The box's limits ignore order: sorted, seats and centre are the dealt deck, which
         # check_cards remembers having passed (compiled, the call is a native one).
         cards.sort()
         check_cards(tuple(cards), "seats and centre")
-        peek = _NOBODY_PEEKS if len(wolves) != 1 else _lone_wolf(wolves[0])
-        return [*self._laid, peek]
 
 
-def seat_table(the_rules: hr.Rules, ids: Sequence[str], cards: Sequence[hr.RoleType], start: bool) -> hr.Engine:
+def seat_table(the_rules: hr.Rules, ids: tuple[str, ...], cards: list[hr.RoleType], start: bool) -> hr.Engine:
     """An engine for ``the_rules`` with seat ``ids[i]`` dealt ``cards[i]`` (extra cards are the
     centre's), started if ``start``: ``new_engine``'s seating, of ids and cards it made itself.
 
     Compiled, unlike the package's entry points (which check the caller's arguments): every game
-    runs it, and from here the engine's constructor and each ``add_player`` are native calls
-    rather than calls from interpreted code."""
+    runs it, and from here the engine's constructor and ``add_players`` are native calls rather
+    than calls from interpreted code."""
     engine = hr.Engine(the_rules)
-    for i in range(len(ids)):
-        engine.add_player(ids[i], cards[i])
+    engine.add_players([(ids[i], cards[i]) for i in range(len(ids))])  # one lock round trip
     if start:
         engine.start()
     return engine

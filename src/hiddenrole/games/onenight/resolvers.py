@@ -9,7 +9,7 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -76,7 +76,9 @@ _Slot = tuple[str, str]  # ("player", id) or ("center", slot)
 
 def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
     """Seated players dealt ``role`` (the kernel role), sorted; the centre is not counted."""
-    return tuple([p.id for p in view.all_players() if p.role == role])  # a list, not a generator: cheaper
+    # A list, not a generator: cheaper. ``p[1]``, ``p[0]``: compiled, tuple reads, where ``.role``
+    # and ``.id`` are generic attribute lookups (six seats, several resolvers a game).
+    return tuple([p[0] for p in view.all_players() if p[1] == role])
 
 
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
@@ -84,7 +86,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
     p = view.player(player_id)  # the seat's own game variable, read from its record
     if p is None:
         return ""
-    held = p.vars
+    held = p[3]  # ``.vars``: compiled, ``[3]`` is a tuple read, the attribute a generic lookup
     # ``in`` and ``[]``, not ``.get``: compiled, a Mapping's ``get`` is a generic method call, several
     # times the cost of the two lookups (and resolvers read a card several times a game).
     return held[VAR_CARD] if VAR_CARD in held else ""  # noqa: SIM401
@@ -100,8 +102,9 @@ def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> d
     wanted = skills if isinstance(skills, frozenset) else frozenset(skills)  # the resolvers pass constants
     out: dict[str, hr.SkillUse] = {}
     for u in uses:
-        if u.skill in wanted and u.player_id not in out:
-            out[u.player_id] = u
+        pid = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] in wanted and pid not in out:
+            out[pid] = u
     return out
 
 
@@ -110,7 +113,6 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
-_VOTE: Final = frozenset((VOTE,))
 _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
 ``hr.GAME``, which mypyc cannot type here at import."""
@@ -129,6 +131,52 @@ def _scope(player_id: str) -> hr.VarScope:
         got = hr.GAME.of(player_id)
         if len(_SCOPES) < MAX_SCOPES:
             _SCOPES[player_id] = got
+    return got
+
+
+MAX_VOTES = 64
+"""How many vote targets per voter :func:`_voted` remembers (a bound: beyond it they are built afresh)."""
+_VOTES: Final[dict[str, dict[str, hr.Effect]]] = {}
+_DEATHS: Final[dict[str, hr.Effect]] = {}
+
+
+def _voted(voter: str, target: str) -> hr.Effect:
+    """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
+    has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
+    row = _VOTES.get(voter)
+    if row is None:
+        row = {}
+        if len(_VOTES) < MAX_SCOPES:
+            _VOTES[voter] = row
+    got = row.get(target)
+    if got is None:
+        got = hr.event(VOTED, source=voter, target=target)
+        if len(row) < MAX_VOTES:
+            row[target] = got
+    return got
+
+
+def _death(player_id: str) -> hr.Effect:
+    """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
+    got = _DEATHS.get(player_id)
+    if got is None:
+        got = hr.set_alive(player_id, False)
+        if len(_DEATHS) < MAX_SCOPES:
+            _DEATHS[player_id] = got
+    return got
+
+
+_CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
+
+
+def _card_data(card: hr.RoleType) -> Mapping[str, str]:
+    """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
+    it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
+    got = _CARD_DATA.get(card)
+    if got is None:
+        got = MappingProxyType({"card": card})
+        if len(_CARD_DATA) < MAX_SCOPES:
+            _CARD_DATA[card] = got
     return got
 
 
@@ -184,13 +232,23 @@ class _Cards:
         out: list[hr.Effect] = []
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
-            for slot in sorted(center):  # "center" < "player": the centre's slots come first
+            for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
                 out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
         seats = self._seats
         if seats:
-            for pid in sorted(seats):
+            for pid in _sorted_keys(seats):
                 out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
         return out
+
+
+def _sorted_keys(d: dict[str, str]) -> list[str]:
+    """``sorted(d)``: the keys read natively into a list sorted in place (compiled, ``sorted(d)``
+    reads the dict through a generic iterator first; a swap changes one or two names, a vote
+    counts one per seat)."""
+    keys = [k for k in d]
+    if len(keys) > 1:
+        keys.sort()
+    return keys
 
 
 def _player(name: str) -> _Slot:
@@ -221,9 +279,12 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
         return []
     wolf = wolves[0]
     use = first_uses(uses, _PEEK).get(wolf)
-    if use is None or len(use.targets) != 1 or use.target not in CENTER_SLOTS:
+    if use is None:
         return []
-    slot = use.target
+    targets = use[2]
+    if len(targets) != 1 or targets[0] not in CENTER_SLOTS:
+        return []
+    slot = targets[0]
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
@@ -239,19 +300,23 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         use = firsts.get(seer)
         if use is None:
             continue
-        if use.skill == SEER_PLAYER and len(use.targets) == 1 and _is_other_player(view, seer, use.target):
-            card = held_card(view, use.target)
-            out.append(hr.event(SEER_LOOK, seer, use.target, MappingProxyType({"card": card})))
-            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, use.target), card))
+        skill = use[1]
+        targets = use[2]
+        if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
+            target = targets[0]
+            card = held_card(view, target)
+            out.append(hr.event(SEER_LOOK, seer, target, _card_data(card)))
+            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
         elif (
-            use.skill == SEER_CENTER
-            and len(use.targets) == 2
-            and len(set(use.targets)) == 2
-            and all(t in CENTER_SLOTS for t in use.targets)
+            skill == SEER_CENTER
+            and len(targets) == 2
+            and targets[0] != targets[1]
+            and targets[0] in CENTER_SLOTS
+            and targets[1] in CENTER_SLOTS
         ):
             seen: dict[str, str] = {}
             learned = []
-            for slot in sorted(use.targets):
+            for slot in sorted(targets):
                 card = center_card(view, slot)
                 seen[_key(_CENTER_KEYS, center_key, slot)] = card
                 learned.append(_learn(seer, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
@@ -270,13 +335,16 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
     out: list[hr.Effect] = []
     for robber in dealt(view, ROBBER):
         use = firsts.get(robber)
-        if use is None or len(use.targets) != 1 or not _is_other_player(view, robber, use.target):
+        if use is None:
             continue
-        victim = use.target
+        targets = use[2]
+        if len(targets) != 1 or not _is_other_player(view, robber, targets[0]):
+            continue
+        victim = targets[0]
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
-        out.append(hr.event(ROBBED, robber, victim, MappingProxyType({"card": got})))
+        out.append(hr.event(ROBBED, robber, victim, _card_data(got)))
         out.append(_learn(robber, LEARN_SELF, got))
         out.append(_learn(robber, _key(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
@@ -289,9 +357,12 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
     out: list[hr.Effect] = []
     for tm in dealt(view, TROUBLEMAKER):
         use = firsts.get(tm)
-        if use is None or len(use.targets) != 2:
+        if use is None:
             continue
-        a, b = use.targets
+        targets = use[2]
+        if len(targets) != 2:
+            continue
+        a, b = targets
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
         cards.swap(_player(a), _player(b))
@@ -310,8 +381,9 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     out: list[hr.Effect] = []
     for drunk in dealt(view, DRUNK):
         use = firsts.get(drunk)
-        chosen = use is not None and len(use.targets) == 1 and use.target in CENTER_SLOTS
-        slot = use.target if use is not None and chosen else DEFAULT_DRUNK_SLOT
+        targets = () if use is None else use[2]
+        chosen = len(targets) == 1 and targets[0] in CENTER_SLOTS
+        slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
         cards.swap(_player(drunk), _center(slot))
         data = {"center": slot} if chosen else {"center": slot, "default": "1"}
         out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
@@ -323,7 +395,7 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     out: list[hr.Effect] = []
     for pid in dealt(view, INSOMNIAC):
         card = held_card(view, pid)
-        out.append(hr.event(INSOMNIA, pid, data=MappingProxyType({"card": card})))
+        out.append(hr.event(INSOMNIA, pid, data=_card_data(card)))
         out.append(_learn(pid, LEARN_SELF, card))
     return out
 
@@ -337,33 +409,41 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     (one level only: a player shot by the hunter shoots nobody).
     """
     votes: dict[str, str] = {}
-    for voter, use in first_uses(uses, _VOTE).items():
-        target = view.player(use.target) if len(use.targets) == 1 else None
-        if target is not None and target.id != voter and target.alive:
-            votes[voter] = target.id
-    out: list[hr.Effect] = [hr.event(VOTED, source=v, target=votes[v]) for v in sorted(votes)]
+    voted: set[str] = set()  # who has cast a first vote (counted or not): later ones are ignored
+    for u in uses:
+        voter = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] != VOTE or voter in voted:
+            continue
+        voted.add(voter)
+        targets = u[2]
+        if len(targets) == 1:
+            target = view.player(targets[0])
+            if target is not None and target[0] != voter and target[2]:  # another living player
+                votes[voter] = target[0]
+    out: list[hr.Effect] = [_voted(v, votes[v]) for v in _sorted_keys(votes)]
     tally: dict[str, int] = {}
-    for t in votes.values():
-        tally[t] = tally.get(t, 0) + 1
     top = 0
-    for n in tally.values():
-        top = max(top, n)
-    count = MappingProxyType({"votes": str(top)})
+    for t in votes.values():
+        n = tally[t] + 1 if t in tally else 1
+        tally[t] = n
+        if n > top:
+            top = n
     dead: list[str] = []
     if top <= 1:
-        out.append(hr.event(NO_ONE_DIES, data=count))
+        out.append(hr.event(NO_ONE_DIES, data=MappingProxyType({"votes": str(top)})))
     else:
         dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
         dead.sort()
+        count = MappingProxyType({"votes": str(top)})
         for p in dead:
             out.append(hr.event(LYNCHED, target=p, data=count))
-            out.append(hr.set_alive(p, False))
+            out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
         shot = votes.get(p, "")
         if held_card(view, p) == HUNTER and shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
-            out.append(hr.set_alive(shot, False))
+            out.append(_death(shot))
     out.append(_SETTLED)
     return out

@@ -34,28 +34,36 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     """
     if view.var(_GAME, VAR_VOTE_SETTLED) != _PRESENT:
         return None
-    # One pass over the records: a seat's held card is its own ``card`` game variable.
-    held: list[hr.RoleType] = []
-    dead: list[hr.RoleType] = []  # the cards the dead hold
+    # One pass over the records, each card compared as it is read (no lists searched after):
+    # a seat's held card is its own ``card`` game variable.
+    wolf_in_play = wolf_died = tanner_died = minion_held = anyone_died = other_than_minion_died = False
     for p in view.all_players():
-        cards = p.vars
+        alive = p[2]  # by position: compiled, an attribute read is a generic lookup
+        cards = p[3]
         card = cards[VAR_CARD] if VAR_CARD in cards else ""  # noqa: SIM401  # not .get: a generic method call, compiled
-        held.append(card)
-        if not p.alive:
-            dead.append(card)
-    wolf_in_play = WEREWOLF in held
-    wolf_died = WEREWOLF in dead
-    tanner_died = TANNER in dead
+        if card == WEREWOLF:
+            wolf_in_play = True
+        elif card == MINION:
+            minion_held = True
+        if not alive:
+            anyone_died = True
+            if card == WEREWOLF:
+                wolf_died = True
+            elif card == TANNER:
+                tanner_died = True
+            if card != MINION:
+                other_than_minion_died = True
     winners: list[hr.Camp] = []
-    if wolf_died or (not wolf_in_play and not dead):
+    if wolf_died or (not wolf_in_play and not anyone_died):
         winners.append(VILLAGE)
     if tanner_died:
         winners.append(TANNER_CAMP)
     if wolf_in_play and not wolf_died and not tanner_died:
         winners.append(WOLF)
-    if minion_clause and not wolf_in_play and MINION in held and any(card != MINION for card in dead):
-        winners.append(WOLF)
-    return tuple(sorted(set(winners)))
+    elif minion_clause and not wolf_in_play and minion_held and other_than_minion_died:
+        winners.append(WOLF)  # the two ways for the wolves exclude each other: never listed twice
+    winners.sort()
+    return tuple(winners)
 
 
 def check_victory(view: hr.GameView) -> tuple[hr.Camp, ...] | None:
