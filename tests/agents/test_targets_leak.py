@@ -11,6 +11,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
+from hiddenrole.games.werewolf import legality
 from hiddenrole.games.werewolf.legality import Usable
 
 from .support import first_private_divergence
@@ -23,7 +24,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, skil
     """Planted rules gate: ``skill`` may only target non-wolves (a hidden role decides the offer).
     Returns a list that counts the calls, so a plant nobody reaches cannot pass for a catch.
 
-    The ruleset caches its built rules (with the gate bound in), so the cache is emptied
+    The ruleset caches its built rules (with the gate and its declared skills bound in), so the cache is emptied
     before the plant and again after the test, when the plant is gone."""
     real = Usable.usable
     _RULES_CACHE.cache_clear()
@@ -41,6 +42,8 @@ def _plant(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, skil
         return tuple(t for t in allowed if (p := view.player(t)) is None or p.role != ww.WEREWOLF)
 
     monkeypatch.setattr(Usable, "usable", usable)
+    # The plant gates ``skill``: the rules must say so, or the engine never asks (Rules.usable_skills).
+    monkeypatch.setattr(ww, "USABLE_SKILLS", legality.USABLE_SKILLS | {skill})
     return calls
 
 
