@@ -207,22 +207,30 @@ class Phases(Acting):
         """Seat several players in order, each exactly as :meth:`add_player` would, under one lock.
 
         A table seated at once (every One Night game seats six or more) pays one lock round trip
-        and one forgetting of kept answers, not one per seat. The first refusal raises, the seats
-        before it staying seated, as with one call per seat."""
+        and one forgetting of kept answers, not one per seat. All or nothing: the first refusal
+        (or a role setup, or the iterable, raising) undoes the seats this call made, so a refused
+        table leaves the engine as it was."""
         items: Iterable[object] = seats  # unchecked yet: read as objects (mypyc)
         self._acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
+            mark = len(self._log)
             out: list[PlayerInfo] = []
             try:
                 for item in items:
                     if not isinstance(item, tuple) or len(item) != 2:
                         raise InvalidArgument(f"add_players takes (player_id, role) pairs, got {item!r}")
                     out.append(self._seat_one(item[0], item[1]))
-            finally:
-                if out:
-                    self._board_changed()
+            except BaseException:
+                if len(self._log) > mark:
+                    # The board is the replay of the log: drop this call's entries (never saved: the
+                    # lock is held) and rebuild, the rollback every step uses.
+                    del self._log[mark:]
+                    self._rebuild()
+                raise
+            if out:
+                self._board_changed()
             return tuple(out)
         finally:
             self._release()

@@ -6,7 +6,7 @@ the engine's own write point.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import pytest
 
@@ -199,13 +199,32 @@ def test_add_players_in_any_order_seats_by_id() -> None:
     assert engine.player_ids() == tuple(sorted(pid for pid, _ in ROSTER))
 
 
-def test_add_players_stops_at_the_first_refusal_keeping_earlier_seats() -> None:
+def _refused_table(engine: hr.Engine, seats: object, error: type[BaseException]) -> None:
+    """``add_players(seats)`` raises ``error`` and leaves the engine exactly as it was."""
+    before = (engine.log().to_json(), snap_bytes(engine), engine.player_view("v1"))
+    with pytest.raises(error):
+        engine.add_players(seats)  # type: ignore[arg-type]
+    assert (engine.log().to_json(), snap_bytes(engine), engine.player_view("v1")) == before
+    assert engine.player_ids() == ("v1",)
+    with pytest.raises(hr.PlayerNotFound):
+        engine.allowed_skills("w1")  # nothing of the undone seats is kept for callers
+
+
+def test_add_players_is_all_or_nothing() -> None:
     engine = hr.Engine(mini_rules())
     engine.add_player("v1", VILLAGER)
-    with pytest.raises(hr.PlayerExists):
-        engine.add_players([("w1", WOLF), ("v1", SEER), ("w2", WOLF)])
+    _refused_table(engine, [("w1", WOLF), ("v1", SEER), ("w2", WOLF)], hr.PlayerExists)
+    _refused_table(engine, [("w1", WOLF), ("w2", WOLF), ("w1", SEER)], hr.PlayerExists)  # twice in the batch
+    _refused_table(engine, [("w1", WOLF), ("w2", "")], hr.InvalidRole)
+    _refused_table(engine, [("w1", WOLF), "w2"], hr.InvalidArgument)
+
+    def broken() -> Iterator[tuple[str, str]]:
+        yield ("w1", WOLF)
+        raise RuntimeError("the caller's iterable fails midway")
+
+    _refused_table(engine, broken(), RuntimeError)
+    engine.add_players([("w1", WOLF)])  # and the table is still open
     assert engine.player_ids() == ("v1", "w1")
-    assert engine.allowed_skills("w1") == ()  # answers asked after a refusal see the seated table
     assert [e.target for e in engine.log().effects] == ["v1", "w1"]
 
 
