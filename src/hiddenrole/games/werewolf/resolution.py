@@ -635,71 +635,11 @@ def turn_resolvers(switches: Switches | None = None) -> dict[str, Resolve]:
 
 
 def bind(fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches) -> Resolve:
-    """``fn`` as a kernel resolver with the table's switches fixed."""
-    return _Bound(_CODES.get(fn, _OTHER), fn, sw)
+    """``fn`` as a kernel resolver with the table's switches fixed (named after ``fn`` for error texts)."""
 
+    def resolve(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+        return fn(uses, view, sw)
 
-# What :class:`_Bound` calls, by code: the resolvers of this module, each named in its ``__call__``.
-_OTHER: Final = 0
-_GUARD: Final = 1
-_WOLVES: Final = 2
-_WITCH: Final = 3
-_SEER: Final = 4
-_NIGHT: Final = 5
-_LAST_ACTION: Final = 6
-_DAY: Final = 7
-_VOTE: Final = 8
-_SPEECH: Final = 9
-_CODES: Final[dict[object, int]] = {
-    resolve_guard: _GUARD,
-    resolve_wolves: _WOLVES,
-    resolve_witch: _WITCH,
-    resolve_seer: _SEER,
-    resolve_night: _NIGHT,
-    resolve_last_action: _LAST_ACTION,
-    resolve_day: _DAY,
-    resolve_vote: _VOTE,
-    resolve_speech: _SPEECH,
-}
-
-
-class _Bound:
-    """A resolver with its switches fixed: what :func:`bind` returns, one object per phase.
-
-    Why a class that names each resolver of this module in its call, not a closure over ``fn``:
-    the kernel calls the resolver once per phase, and the closure then called ``fn`` as a Python
-    object, a second Python-level call (compiled, its arguments parsed again by ``fn``'s wrapper);
-    here a known resolver is a direct native call. Any other ``fn`` (floor's) is called as given.
-    """
-
-    __slots__ = ("code", "fn", "sw")
-
-    def __init__(
-        self, code: int, fn: Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]], sw: Switches
-    ) -> None:
-        self.code = code
-        self.fn = fn
-        self.sw = sw
-
-    def __call__(self, uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
-        code = self.code
-        sw = self.sw
-        if code == _VOTE:
-            return resolve_vote(uses, view, sw)
-        if code == _WOLVES:
-            return resolve_wolves(uses, view, sw)
-        if code == _NIGHT:
-            return resolve_night(uses, view, sw)
-        if code == _GUARD:
-            return resolve_guard(uses, view, sw)
-        if code == _LAST_ACTION:
-            return resolve_last_action(uses, view, sw)
-        if code == _DAY:
-            return resolve_day(uses, view, sw)
-        if code == _SEER:
-            return resolve_seer(uses, view, sw)
-        if code == _WITCH:
-            return resolve_witch(uses, view, sw)
-        if code == _SPEECH:
-            return resolve_speech(uses, view, sw)
-        return self.fn(uses, view, sw)
+    resolve.__name__ = resolve.__qualname__ = fn.__name__
+    resolve.__doc__ = fn.__doc__
+    return resolve
