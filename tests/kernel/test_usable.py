@@ -6,6 +6,7 @@ A board variable ``no.<SKILL>`` on a player refuses that skill (the reason is it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -209,9 +210,21 @@ def test_a_truthful_declaration_changes_no_answer() -> None:
     assert play_marked(declared_village([], {"KILL", "CHECK", "SAVE", "POISON", hr.SKIP, "VOTE", "SPEAK"})) == reference
 
 
+def forgotten_gates(engine: hr.Engine) -> list[tuple[str, str]]:
+    """(seat, skill) of every gate invariant C finds outside ``Rules.usable_skills``; asserts it finds nothing else."""
+    problems = who_acts_problems(engine, behaviour(engine))
+    found = [
+        re.fullmatch(r"(\w+): usable answers .* for '(\w+)', but Rules.usable_skills leaves it out \(never asked\)", p)
+        for p in problems
+    ]
+    assert all(found), problems
+    return [(m.group(1), m.group(2)) for m in found if m is not None]
+
+
 def test_an_undeclared_skill_is_usable_on_any_target_whatever_usable_would_say() -> None:
     """The declaration is the rules' promise: a skill it leaves out is never asked about, so a
-    refusal or limit ``usable`` would give it has no effect anywhere (every reader agrees)."""
+    refusal or limit ``usable`` would give it has no effect anywhere (every reader agrees), and the
+    harness's invariant C names each such gate the declaration forgot."""
     engine = declared_village([], {"SAVE"})
     mark(engine, "s1", "no.CHECK", "blind")
     mark(engine, "w1", "only.KILL", "v1")
@@ -223,11 +236,11 @@ def test_an_undeclared_skill_is_usable_on_any_target_whatever_usable_would_say()
     assert engine.allowed_skills("x1") == ("POISON", hr.SKIP)  # a declared skill is still refused
     assert engine.phase_info().roles["seer"].refused == {}
     assert ("s1", "CHECK") in pending(engine)
-    agree(engine)
+    assert forgotten_gates(engine) == [("s1", "CHECK"), ("w1", "KILL")]
     engine.submit("w1", "KILL", ["h1"])
     engine.submit("s1", "CHECK", ["w1"])
     assert [(u.player_id, u.skill) for u in engine.pending_uses()] == [("w1", "KILL"), ("s1", "CHECK")]
-    agree(engine)
+    forgotten_gates(engine)  # every finding is a forgotten gate, nothing else disagrees
 
 
 @pytest.mark.parametrize("declared", [None, {"VOTE", "CHECK"}, {"SAVE"}])

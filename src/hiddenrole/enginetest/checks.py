@@ -231,6 +231,38 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
         out.append(f"readiness.acted {list(r.acted)} but pending submissions come from {list(acted)}")
     if status.over and (any(skills for _, skills in b.allowed) or any(ids for _, ids, _, _ in b.actors)):
         out.append("the game is over but someone may still act")
+    out.extend(undeclared_gate_problems(engine, b))
+    return out
+
+
+def undeclared_gate_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
+    """Where the rules' ``usable`` would refuse or narrow a skill their ``usable_skills`` leaves out.
+
+    The engine never asks ``usable`` about such a skill (the declaration is the rules' promise), so
+    a gate the declaration forgot is silently not enforced: the harness asks it directly, for every
+    seat's allowed skill outside the declaration, with the seat's own waiting submissions."""
+    rules = engine.rules
+    declared = rules.usable_skills
+    gate = rules.usable
+    if gate is None or declared is None:
+        return []
+    method = getattr(gate, "usable", None)
+    fn: Callable[..., object] = method if callable(method) else gate  # type: ignore[assignment]
+    view = engine.view()
+    out: list[str] = []
+    for pid, skills in b.allowed:
+        mine = tuple(u for u in b.pending if u.player_id == pid)
+        for k in skills:
+            if k in declared:
+                continue
+            try:
+                got = fn(pid, k, view, mine)
+            except Exception as e:  # any error is the finding
+                out.append(f"{pid}: usable raised {type(e).__name__} for {k!r}, which Rules.usable_skills leaves out")
+                continue
+            if got is not None:
+                left_out = "but Rules.usable_skills leaves it out (never asked)"
+                out.append(f"{pid}: usable answers {got!r} for {k!r}, {left_out}")
     return out
 
 
