@@ -130,11 +130,7 @@ class State:
         round_vars = info[4]
         old = self.players.get(pid)
         if old is None:
-            order = self.order
-            if not order or order[-1] < pid:
-                order.append(pid)  # players usually arrive in id order (a log, a snapshot)
-            else:
-                insort(order, pid)
+            self._place(pid)
         elif not old[2]:
             self._dead -= 1
         if not alive:
@@ -142,25 +138,37 @@ class State:
         self.players[pid] = info
         if round_vars:
             self._marked.add(pid)
-        # Rebuilt when next needed: seating a table costs no rebuild per seat.
-        self._index = self._rows = None
-        self._alive = self._alive_ids = self._all = self._public = None
-        self._blank = None
+        self._reseated()
 
     def add(self, pid: str, role: RoleType, initial: Mapping[str, str]) -> PlayerInfo:
         """Seat a new player (``pid`` not seated), alive, with ``initial`` game variables and no
         round markers: the engine's seating, :meth:`seat` without the cases it cannot meet."""
         info: PlayerInfo = _new(_PLAYER, (pid, role, True, initial, EMPTY_MAP))  # no NamedTuple __new__ frame
+        self._place(pid)
+        self.players[pid] = info
+        self._reseated()
+        return info
+
+    def _place(self, pid: str) -> None:
+        """Put a newly seated id in seat order."""
         order = self.order
         if not order or order[-1] < pid:
-            order.append(pid)  # players usually arrive in id order
+            order.append(pid)  # players usually arrive in id order (a log, a snapshot, a table)
         else:
             insort(order, pid)
-        self.players[pid] = info
+
+    def _reseated(self) -> None:
+        """Drop everything derived from seating; rebuilt when next needed, so seating a table costs
+        no rebuild per seat."""
         self._index = self._rows = None
         self._alive = self._alive_ids = self._all = self._public = None
         self._blank = None
-        return info
+
+    def _store_row(self, pid: str, rec: PlayerInfo) -> None:
+        """Keep ``_rows`` current after ``pid``'s record was replaced by ``rec`` (nothing while it is dropped)."""
+        rows = self._rows
+        if rows is not None:
+            rows[self._places()[pid]] = rec
 
     def _placed(self) -> list[PlayerInfo]:
         """``_rows``, rebuilt if seating changed since it was last built."""
@@ -224,9 +232,7 @@ class State:
             # compiled), the aliveness read by position; rebuilt when seating or aliveness changes.
             base = self._public = tuple([_new(_PUBLIC, (i, players[i][2], "")) for i in self.order])
         out = list(base)
-        index = self._index
-        if index is None:
-            index = self._places()
+        index = self._places()
         players = self.players
         n = index.get(viewer)
         if n is not None:
@@ -248,14 +254,11 @@ class State:
             return
         changed = False
         players = self.players
-        rows = self._rows
         for pid in self._marked:
             pid, role, alive, game_vars, round_vars = players[pid]
             if round_vars:
                 new = players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, EMPTY_MAP))
-                if rows is not None:
-                    index = self._index
-                    rows[(index if index is not None else self._places())[pid]] = new
+                self._store_row(pid, new)
                 changed = True
         self._marked = set()
         if changed:
@@ -309,10 +312,7 @@ class State:
                 else:
                     rec = _new(_PLAYER, (pid, role, alive, new, round_vars))
                 players[pid] = rec
-                rows = self._rows
-                if rows is not None:
-                    index = self._index
-                    rows[(index if index is not None else self._places())[pid]] = rec
+                self._store_row(pid, rec)
                 # A variable write replaces a record, not who is alive: the living ids and the
                 # role-free public rows (ids and aliveness alone) stay; replay and every night's
                 # markers write variables far more often than anyone dies.
@@ -331,10 +331,7 @@ class State:
             if p is not None and p[2] != alive:
                 pid, role, _, game_vars, round_vars = p
                 rec = self.players[pid] = _new(_PLAYER, (pid, role, alive, game_vars, round_vars))
-                rows = self._rows
-                if rows is not None:
-                    index = self._index
-                    rows[(index if index is not None else self._places())[pid]] = rec
+                self._store_row(pid, rec)
                 self._dead += -1 if alive else 1
                 self._alive = self._alive_ids = self._all = self._public = None
         elif t == SET_ACTORS:
