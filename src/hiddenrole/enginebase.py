@@ -203,13 +203,11 @@ class EngineBase:
                 # lookup it replaced, pure).
                 row = _RUNNING.setdefault(phase, [None] * _ROUNDS_KEPT)
             r = s.round
-            kept = row[r] if row is not None and 0 <= r < _ROUNDS_KEPT else None
-            if kept is None:
-                got = _new(_STATUS, (phase, r, False, ()))
-                if row is not None and 0 <= r < _ROUNDS_KEPT:
-                    row[r] = got
+            if row is not None and 0 <= r < _ROUNDS_KEPT:
+                kept = row[r]
+                got = row[r] = _new(_STATUS, (phase, r, False, ())) if kept is None else kept
             else:
-                got = kept
+                got = _new(_STATUS, (phase, r, False, ()))
         self._status = got
         return got
 
