@@ -96,19 +96,7 @@ class Acting(Restoring):
                 if entry is None:
                     raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             step = entry.step
-            if self._usable is None:
-                gate: str | frozenset[str] | None = None
-            else:
-                # The answer allowed_skills kept, if it was asked: one lookup, not ``in`` then ``[]``
-                # (a kept seat's map holds every skill offered to it: a miss is rare).
-                gates = self._gates.get(player_id)
-                if gates is None:
-                    gate = self._gate(player_id, skill)
-                else:
-                    try:
-                        gate = gates[skill]
-                    except KeyError:
-                        gate = self._gate(player_id, skill)
+            gate = self._gate(player_id, skill)  # the answer allowed_skills kept, if it was asked
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:
