@@ -113,10 +113,19 @@ TARGET_GONE: Final = "the target is already dead"
 
 def first_uses(uses: Sequence[hr.SkillUse], skill: str) -> dict[str, hr.SkillUse]:
     """The first submission of ``skill`` by each player, in submission order."""
-    out: dict[str, hr.SkillUse] = {}
+    return {u.player_id: u for u in _firsts(uses, skill)}
+
+
+def _firsts(uses: Sequence[hr.SkillUse], skill: str) -> list[hr.SkillUse]:
+    """:func:`first_uses`' submissions, as a list: what the resolvers iterate (a night has one or two
+    actors per skill: a list searched, no dict built per call)."""
+    out: list[hr.SkillUse] = []
+    seen: list[str] = []
     for u in uses:
-        if u.skill == skill and u.player_id not in out:
-            out[u.player_id] = u
+        pid = u.player_id
+        if u.skill == skill and pid not in seen:
+            seen.append(pid)
+            out.append(u)
     return out
 
 
@@ -246,12 +255,8 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R4: each guard's first PROTECT marks its target for tonight, within the house rules."""
     out: list[hr.Effect] = []
-    seen: list[str] = []  # guards whose first PROTECT was read (:func:`first_uses`, inline: no dict built)
-    for use in uses:
+    for use in _firsts(uses, PROTECT):
         gid = use.player_id
-        if use.skill != PROTECT or gid in seen:
-            continue
-        seen.append(gid)
         targets = use.targets  # not ``use.target``: a property of the NamedTuple, a Python-level call
         target = targets[0] if targets else ""
         guard = view.player(gid)
@@ -283,13 +288,8 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     A tie, or no vote at all, is no kill. The victim is only recorded here: whether
     they die is decided at dawn, once the guard and the witch have had their say.
     """
-    voted: list[str] = []  # each wolf's first KILL only (one pass, no first_uses dict; a pack is small)
-    cast: list[str] = []  # the named targets (an empty target is no vote)
-    for u in uses:
-        wolf = u.player_id
-        if u.skill != KILL or wolf in voted:
-            continue
-        voted.append(wolf)
+    cast: list[str] = []  # the named targets of each wolf's first KILL (an empty target is no vote)
+    for u in _firsts(uses, KILL):
         targets = u.targets  # not ``u.target``: a property of the NamedTuple, a Python-level call
         if targets:
             t = targets[0]
@@ -382,12 +382,8 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """R8: each seer's first CHECK learns the target's camp, never the role."""
     out: list[hr.Effect] = []
-    seen: list[str] = []  # seers whose first CHECK was read (:func:`first_uses`, inline: no dict built)
-    for use in uses:
+    for use in _firsts(uses, CHECK):
         sid = use.player_id
-        if use.skill != CHECK or sid in seen:
-            continue
-        seen.append(sid)
         targets = use.targets  # not ``use.target``: a NamedTuple property, a Python-level call
         named = targets[0] if targets else ""
         target = view.player(named)
