@@ -11,6 +11,7 @@ from typing import Final
 import hiddenrole as hr
 
 from .decks import MIN_PLAYERS, check_cards
+from .resolvers import kept
 from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
@@ -35,12 +36,11 @@ _LONE_WOLVES: dict[str, hr.Effect] = {}
 def _lone_wolf(player_id: str) -> hr.Effect:
     """``set_actors(NIGHT_WEREWOLF, player_id)``, one value per seat id (effects are immutable, and
     building one sorts and checks its ids: about 3k instructions in every other game)."""
-    got = _LONE_WOLVES.get(player_id)
-    if got is None:
-        got = hr.set_actors(NIGHT_WEREWOLF, player_id)
-        if len(_LONE_WOLVES) < MAX_LONE_WOLVES:
-            _LONE_WOLVES[player_id] = got
-    return got
+    return kept(_LONE_WOLVES, _new_lone_wolf, player_id, MAX_LONE_WOLVES)
+
+
+def _new_lone_wolf(player_id: str) -> hr.Effect:
+    return hr.set_actors(NIGHT_WEREWOLF, player_id)
 
 
 MAX_LAID_CARDS = 64

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final
+from typing import Final, TypeVar
 
 import hiddenrole as hr
 
@@ -94,7 +94,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
     """The card now in centre slot ``slot`` (god view)."""
-    return view.var(hr.GAME, _key(_CENTER_KEYS, center_key, slot))
+    return view.var(hr.GAME, kept(_CENTER_KEYS, center_key, slot))
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
@@ -113,6 +113,7 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
+_VOTE: Final = frozenset((VOTE,))
 _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
 ``hr.GAME``, which mypyc cannot type here at import."""
@@ -123,15 +124,30 @@ they are built afresh)."""
 _SCOPES: Final[dict[str, hr.VarScope]] = {}  # Final: compiled, a static, not a module dict lookup
 
 
+_V = TypeVar("_V")
+
+
+def kept(known: dict[str, _V], make: Callable[[str], _V], name: str, bound: int = MAX_SCOPES) -> _V:
+    """``make(name)``, remembered in ``known`` (up to ``bound`` names; beyond it built afresh): for
+    the immutable values the resolvers and the setup build again and again, one per seat, card or
+    slot (an effect, a scope, a payload, a key whose helper lives in the vocabulary module, which the
+    compiled build leaves as Python, so each call from here would run a Python frame)."""
+    got = known.get(name)
+    if got is None:
+        got = make(name)
+        if len(known) < bound:
+            known[name] = got
+    return got
+
+
 def _scope(player_id: str) -> hr.VarScope:
     """``GAME.of(player_id)``, one value per seat id: scopes are immutable, and the resolvers
     write a seat's variables several times a game (a NamedTuple method call costs, compiled)."""
-    got = _SCOPES.get(player_id)
-    if got is None:
-        got = hr.GAME.of(player_id)
-        if len(_SCOPES) < MAX_SCOPES:
-            _SCOPES[player_id] = got
-    return got
+    return kept(_SCOPES, _new_scope, player_id)
+
+
+def _new_scope(player_id: str) -> hr.VarScope:
+    return hr.GAME.of(player_id)
 
 
 MAX_VOTES = 64
@@ -158,12 +174,11 @@ def _voted(voter: str, target: str) -> hr.Effect:
 
 def _death(player_id: str) -> hr.Effect:
     """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
-    got = _DEATHS.get(player_id)
-    if got is None:
-        got = hr.set_alive(player_id, False)
-        if len(_DEATHS) < MAX_SCOPES:
-            _DEATHS[player_id] = got
-    return got
+    return kept(_DEATHS, _new_death, player_id)
+
+
+def _new_death(player_id: str) -> hr.Effect:
+    return hr.set_alive(player_id, False)
 
 
 _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
@@ -172,28 +187,16 @@ _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
     """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
     it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
-    got = _CARD_DATA.get(card)
-    if got is None:
-        got = MappingProxyType({"card": card})
-        if len(_CARD_DATA) < MAX_SCOPES:
-            _CARD_DATA[card] = got
-    return got
+    return kept(_CARD_DATA, _new_card_data, card)
+
+
+def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
+    return MappingProxyType({"card": card})
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
 _LEARN_PLAYER_KEYS: Final[dict[str, str]] = {}
-
-
-def _key(known: dict[str, str], make: Callable[[str], str], name: str) -> str:
-    """``make(name)``, one string per name: the key helpers live in the vocabulary module, which the
-    compiled build leaves as Python, so each call from here would run a Python frame (several a game)."""
-    got = known.get(name)
-    if got is None:
-        got = make(name)
-        if len(known) < MAX_SCOPES:
-            known[name] = got
-    return got
 
 
 class _Cards:
@@ -233,7 +236,7 @@ class _Cards:
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
             for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
-                out.append(hr.set_var(hr.GAME, _key(_CENTER_KEYS, center_key, slot), center[slot]))
+                out.append(hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, slot), center[slot]))
         seats = self._seats
         if seats:
             for pid in _sorted_keys(seats):
@@ -288,7 +291,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _learn(wolf, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
+        _learn(wolf, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
     ]
 
 
@@ -306,7 +309,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             target = targets[0]
             card = held_card(view, target)
             out.append(hr.event(SEER_LOOK, seer, target, _card_data(card)))
-            out.append(_learn(seer, _key(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
+            out.append(_learn(seer, kept(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
         elif (
             skill == SEER_CENTER
             and len(targets) == 2
@@ -318,8 +321,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             learned = []
             for slot in sorted(targets):
                 card = center_card(view, slot)
-                seen[_key(_CENTER_KEYS, center_key, slot)] = card
-                learned.append(_learn(seer, _key(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
+                seen[kept(_CENTER_KEYS, center_key, slot)] = card
+                learned.append(_learn(seer, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -346,7 +349,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         got = cards.get(_player(robber))
         out.append(hr.event(ROBBED, robber, victim, _card_data(got)))
         out.append(_learn(robber, LEARN_SELF, got))
-        out.append(_learn(robber, _key(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
+        out.append(_learn(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
 
 
@@ -409,13 +412,8 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     (one level only: a player shot by the hunter shoots nobody).
     """
     votes: dict[str, str] = {}
-    voted: set[str] = set()  # who has cast a first vote (counted or not): later ones are ignored
-    for u in uses:
-        voter = u[0]  # by position: compiled, an attribute read is a generic lookup
-        if u[1] != VOTE or voter in voted:
-            continue
-        voted.add(voter)
-        targets = u[2]
+    for voter, use in first_uses(uses, _VOTE).items():  # later votes are ignored
+        targets = use[2]  # by position: compiled, an attribute read is a generic lookup
         if len(targets) == 1:
             target = view.player(targets[0])
             if target is not None and target[0] != voter and target[2]:  # another living player
