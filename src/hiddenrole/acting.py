@@ -86,8 +86,10 @@ class Acting(Restoring):
             # used): those checks are not repeated. Otherwise each runs, to name the refusal.
             allowed = self._now.get(p.id)
             vetted = allowed is not None and skill in allowed
-            # Everyone the phase offers a skill may act; anyone else is asked the one rule.
-            if not vetted and p.id not in offers and not self._may_act(p):
+            # Everyone the phase offers a skill may act; anyone else is asked the one rule (an entry
+            # of the map the pass shares with the final answers may be dropped (``None``) or narrowed
+            # to ``()``: the rule is asked then too, and gives the same verdict).
+            if not vetted and not offers.get(p.id) and not self._may_act(p):
                 raise self._not_acting(p)
             mine = table.submit_for.get(p.role)  # by role, then skill: the step, its target mode, its siblings
             entry = None if mine is None else mine.get(skill)

@@ -116,6 +116,7 @@ class PhaseTable:
         "free",
         "initiative_var",
         "moves",
+        "one_role_offer",
         "order",
         "out_of_turn",
         "queued",
@@ -179,6 +180,9 @@ class PhaseTable:
             if s.role != SYSTEM and s.role not in roles:
                 roles.append(s.role)
         self.active_roles = tuple(roles)
+        self.one_role_offer: tuple[SkillType, ...] = self.skills_for(roles[0]) if len(roles) == 1 else ()
+        """When one role acts (``""``: role-less steps only), what it is offered: every seat it
+        concerns shares this tuple (who-acts reads it without a lookup)."""
 
     def skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
         got = self._skills_for.get(role)

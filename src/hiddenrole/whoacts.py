@@ -9,16 +9,17 @@ simultaneous phases, and finally the rules' ``usable`` gate.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .compiled import PhaseTable
 from .config import PhaseStep
 from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map, kernel_entry
 from .enginebase import REENTRY, EngineBase, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
-from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo
+from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo, Status
 from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
 
 __all__ = ["NOT_USABLE", "NO_TARGET_NOW", "WhoActs", "frozen_tuple_map"]
@@ -36,6 +37,15 @@ class WhoActs(EngineBase):
     """Who may act, which skills each player is offered now, and the turn queue."""
 
     __slots__ = ()
+
+    @abstractmethod
+    def status(self) -> Status:
+        """The game's status (defined by ``Engine``). Declared here so that every base from this
+        one to ``Phases`` is abstract, as none is meant to be used alone: compiled, a public method
+        then checks its ``self`` against ``Engine``, the one concrete class, with one type
+        comparison, where a base with more than three concrete subclasses walked the MRO
+        (``PyType_IsSubtype``) on every call from Python (``allowed_skills``: about 40 instructions
+        of about 270)."""
 
     def _actors(self) -> tuple[PlayerInfo, ...]:
         """The single source of "who may act": the players named for the phase (``set_actors``,
@@ -74,93 +84,114 @@ class WhoActs(EngineBase):
         return got if got is not None else table.skills_for(p.role)
 
     def _offers(self) -> dict[str, tuple[SkillType, ...]]:
-        """What the phase offers each player who may act now, in one pass per board (the
-        steps for the role; in a turn-ordered phase, only out-of-turn skills off the turn)."""
+        """What the phase offers each seat now, in one pass per board (the steps for the role,
+        for those who may act; in a turn-ordered phase, only out-of-turn skills off the turn;
+        ``()``: nothing). With it, the final answer of every seat it can give (see below)."""
         got = self._answers
         if got is not None:
             return got
-        got = {}
-        shared: tuple[SkillType, ...] = ()  # one role acts, no turn order: every offered seat's one offer
         s = self._state
+        # Every seat's entry starts as ``()`` (a copy of the board's template); an offered seat's is
+        # replaced, which costs a fraction of inserting it into a fresh map.
+        offers = s.blank_by_seat()
+        gated: list[str] = []  # offered seats whose offer names a skill ``usable`` is asked about
         table = self._tables.get(s.phase)
         if table is not None and table.active_roles:
-            head = (s.turns[0] if s.turns else None) if table.queued else False
-            roles = table.active_roles
-            if head is False and len(roles) == 1:
+            fn = self._usable
+            asked = self._b.usable_skills
+            if not table.queued and len(table.active_roles) == 1:
                 # One role acts, no turn order (most night phases, and a day vote's role-less step):
                 # every seat it concerns gets one shared tuple, found without a lookup per seat.
-                only = roles[0]
-                shared = table.skills_for(only)
-                if shared and only:
-                    # A named role: its seats are found by comparing roles; every other seat is
-                    # offered nothing (no step is role-less, or the role would be ``""``).
+                only = table.active_roles[0]
+                shared = table.one_role_offer
+                if shared:
+                    ask = fn is not None and _asks(asked, shared)
                     for p in self._actors():
-                        if p.role == only:
-                            got[p.id] = shared
-                elif shared:
-                    # Every step is role-less: each actor is offered the same skills, whatever its role.
-                    got = {p.id: shared for p in self._actors()}
+                        # A named role: its seats are found by comparing roles; every other seat is
+                        # offered nothing. Role-less steps (``only`` is ``""``): every actor.
+                        if not only or p.role == only:
+                            offers[p.id] = shared
+                            if ask:
+                                gated.append(p.id)
             else:
+                head = s.turns[0] if table.queued and s.turns else None
                 cached = table._skills_for
+                last: tuple[SkillType, ...] = ()
+                ask = False
                 for p in self._actors():
                     role = p.role
                     known = cached.get(role)
                     skills = known if known is not None else table.skills_for(role)
                     if skills:
-                        if head is not False and p.id != head:
+                        if table.queued and p.id != head:
                             skills = table.out_of_turn_skills_for(role)
                             if not skills:
                                 continue
-                        got[p.id] = skills
-        self._answers = got
-        # The final answer of every seat, in this one pass: nothing offered, or (no gate,
-        # nothing waiting) exactly the offer, or (a gate, nothing waiting) the offer less what
-        # ``usable`` refuses. allowed_skills then costs one lookup for every seat, instead of
-        # the lock and a miss per seat per board. (Computed right after a board change: the
-        # per-seat answers are empty, and replaced whole.)
-        now = s.blank_by_seat()
+                        offers[p.id] = skills
+                        if fn is not None:
+                            if skills is not last:  # one verdict per run of seats sharing a role's tuple
+                                last = skills
+                                ask = _asks(asked, skills)
+                            if ask:
+                                gated.append(p.id)
+        self._answers = kept = cast("dict[str, tuple[SkillType, ...]]", offers)  # entries may become None (see below)
+        # The final answer of every seat, in this one pass: nothing offered, or (nothing waiting)
+        # the offer less what ``usable`` refuses, asked only for the seats offered a skill the
+        # rules' ``usable_skills`` names. allowed_skills then costs one lookup for every seat.
+        # Nothing waiting, the one map serves as both: a seat's entry may then be narrowed by
+        # ``usable``, or dropped (``usable`` raised, or later the seat's own submission), and
+        # :meth:`_allowed` recomputes a dropped seat's offer rather than reading it here.
+        now = offers
         if self._pending:
-            for pid in got:
-                del now[pid]  # narrowed by the seat's own waiting submissions: asked per seat
-        elif got:
-            now.update(got)
+            now = offers.copy()
+            for pid, offer in offers.items():
+                if offer:
+                    del now[pid]  # narrowed by the seat's own waiting submissions: asked per seat
+        elif gated:
             fn = self._usable
-            if fn is not None:
-                # Only the seats offered a skill the rules' ``usable_skills`` names are asked about
-                # (one verdict for a shared offer, one per run of seats sharing a role's tuple).
-                asked = self._b.usable_skills
-                if not shared or _asks(asked, shared):
-                    last: tuple[SkillType, ...] = ()
-                    ask = False
-                    for pid, skills in got.items():
-                        if skills is not last:
-                            last = skills
-                            ask = _asks(asked, skills)
-                        if not ask:
-                            continue  # nothing offered that ``usable`` may refuse or narrow: the offer stands
-                        try:
-                            now[pid] = self._usable_only(fn, pid, skills, asked, ())
-                        except Exception:
-                            # Left for the seat's own question, which raises it then (``usable`` is
-                            # pure: asking again gives the same answer, or the same error).
-                            del now[pid]
+            assert fn is not None  # gated seats are collected only under a usable gate
+            asked = self._b.usable_skills
+            for pid in gated:
+                offer = offers[pid]
+                assert offer is not None
+                try:
+                    now[pid] = self._usable_only(fn, pid, offer, asked, ())
+                except Exception:
+                    # Left for the seat's own question, which raises it then (``usable`` is
+                    # pure: asking again gives the same answer, or the same error).
+                    del now[pid]
         self._now = now
-        return got
+        return kept
+
+    def _offer_of(self, p: PlayerInfo) -> tuple[SkillType, ...]:
+        """What the phase offers ``p`` now: :meth:`_offers`' answer for one seat, recomputed when
+        the map the pass shared with the final answers no longer holds it."""
+        s = self._state
+        table = self._tables.get(s.phase)
+        if table is None or not table.active_roles:
+            return ()
+        skills = self._eligible(p, table)
+        if skills and table.queued and p.id != (s.turns[0] if s.turns else None):
+            skills = table.out_of_turn_skills_for(p.role)
+        return skills
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         """What ``p`` may submit now: the phase's offer, less what the rules' ``usable``
         refuses, less the steps ``p`` already used in a simultaneous phase. Kept per seat
         until the board or the seat's own waiting submissions change."""
-        got = self._now.get(p.id)
+        now = self._now
+        got = now.get(p.id)
         if got is not None:
             return got
         offers = self._answers
         if offers is None:
             offers = self._offers()
-            got = self._now.get(p.id)  # the pass answers every seat it can
+            now = self._now
+            got = now.get(p.id)  # the pass answers every seat it can
             if got is not None:
                 return got
-        skills = offers.get(p.id, ())
+        known = offers.get(p.id) if offers is not now else None
+        skills = known if known is not None else self._offer_of(p)
         if skills:
             fn = self._usable
             if fn is not None:
@@ -174,7 +205,7 @@ class WhoActs(EngineBase):
                         sib = table.siblings
                         step_for = table.find_step
                         skills = tuple(k for k in skills if used.isdisjoint(sib[_key(step_for(p.role, k))]))
-        self._now[p.id] = skills
+        now[p.id] = skills
         return skills
 
     def _usable_only(
