@@ -91,8 +91,12 @@ class Acting(Restoring):
             # to ``()``: the rule is asked then too, and gives the same verdict).
             if not vetted and not offers.get(p.id) and not self._may_act(p):
                 raise self._not_acting(p)
-            mine = table.submit_for.get(p.role)  # by role, then skill: the step, its target mode, its siblings
-            entry = None if mine is None else mine.get(skill)
+            # The step, its target mode and its siblings: by skill alone when vetted and one step offers
+            # the skill here (it is then the role's), else by role, then skill.
+            entry = table.sole_step.get(skill) if vetted else None
+            if entry is None:
+                mine = table.submit_for.get(p.role)
+                entry = None if mine is None else mine.get(skill)
             if entry is None:
                 entry = table.submit_step(p.role, skill)  # the role-less step, kept for next time
                 if entry is None:

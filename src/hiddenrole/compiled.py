@@ -110,6 +110,7 @@ class PhaseTable:
     """Everything about one phase's steps that can be computed once, at construction."""
 
     __slots__ = (
+        "_asks",
         "_free_skills_for",
         "_skills_for",
         "active_roles",
@@ -123,6 +124,7 @@ class PhaseTable:
         "requirements",
         "siblings",
         "simultaneous",
+        "sole_step",
         "step_for",
         "steps",
         "submit_for",
@@ -183,6 +185,30 @@ class PhaseTable:
         self.one_role_offer: tuple[SkillType, ...] = self.skills_for(roles[0]) if len(roles) == 1 else ()
         """When one role acts (``""``: role-less steps only), what it is offered: every seat it
         concerns shares this tuple (who-acts reads it without a lookup)."""
+        self._asks: tuple[frozenset[SkillType] | None, bool] = (None, bool(self.one_role_offer))
+        counts: dict[SkillType, int] = {}
+        for s in steps:
+            if s.skill and s.role != SYSTEM:
+                counts[s.skill] = counts.get(s.skill, 0) + 1
+        self.sole_step: dict[SkillType, SubmitStep] = {}
+        """By skill, the entry of the one step that offers it in this phase, when only one does: a
+        submission the seat's allowed skills already vetted (so the skill is offered to its role)
+        finds its entry with one lookup, whatever the role."""
+        for role, skill in self.step_for:
+            if counts[skill] == 1:
+                self.sole_step[skill] = self.submit_for[role][skill]
+
+    def asks(self, asked: frozenset[SkillType] | None) -> bool:
+        """Whether ``usable`` is asked about any skill of :attr:`one_role_offer` (``asked``: the
+        rules' ``usable_skills``, ``None`` for all); the last verdict is kept with the set it was
+        for, in one store (by identity: one Rules value's set is asked every phase)."""
+        kept = self._asks
+        if kept[0] is asked:
+            return kept[1]
+        verdict = asked is None or any(k in asked for k in self.one_role_offer)
+        if asked is not None:
+            self._asks = (asked, verdict)
+        return verdict
 
     def skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
         got = self._skills_for.get(role)

@@ -191,16 +191,17 @@ class Config:
     def step_for(self, phase: PhaseType, skill: SkillType, role: RoleType) -> PhaseStep | None:
         """The step of ``phase`` that offers ``skill`` to ``role``: the role's own step,
         else the every-role step; ``None`` if there is none (the one step lookup for the
-        kernel, agents, bots and the harness). Three lookups by string (phase, skill, role)
-        in an index built once per Config value; no key tuple is built or hashed."""
+        kernel, agents, bots and the harness). Lookups by string (phase, skill, then role
+        unless only an every-role step offers the skill) in an index built once per Config
+        value; no key tuple is built or hashed."""
         last = _LAST_INDEX[0]  # the index step_for used last, if it is this Config's
-        index = last[1] if last[0]() is self else _index_of(self)
+        index = last[2] if last[0] is self or last[1]() is self else _index_of(self)
         by_skill = index.get(phase)
         if by_skill is None:
             return None
         steps = by_skill.get(skill)
-        if steps is None:
-            return None
+        if steps is None or isinstance(steps, PhaseStep):
+            return steps
         own, every = steps
         step = own.get(role)
         return every if step is None else step
@@ -325,8 +326,9 @@ class Config:
 SkillSteps = tuple[dict[RoleType, PhaseStep], PhaseStep | None]
 """The steps of one phase offering one skill: by role, the role's own step (the first in step
 order), and the every-role step (the last), or ``None``."""
-StepIndex = dict[PhaseType, dict[SkillType, SkillSteps]]
-""":meth:`Config.step_for`'s answers, by phase, then skill."""
+StepIndex = dict[PhaseType, dict[SkillType, "SkillSteps | PhaseStep"]]
+""":meth:`Config.step_for`'s answers, by phase, then skill: the skill's :data:`SkillSteps`, or its
+every-role step alone when no role has a step of its own (every role's answer, with no lookup by role)."""
 
 
 def _step_index(cfg: Config) -> StepIndex:
@@ -339,25 +341,31 @@ def _step_index(cfg: Config) -> StepIndex:
             own, every = by_skill.get(st.skill, ({}, None))
             own.setdefault(st.role, st)
             by_skill[st.skill] = (own, st if st.role == "" else every)
-        index[name] = by_skill
+        index[name] = {
+            skill: every if len(own) == 1 and every is not None and own.get("") is every else (own, every)
+            for skill, (own, every) in by_skill.items()
+        }
     return index
 
 
 def _index_of(cfg: Config) -> StepIndex:
     """``cfg``'s step index (built once per Config, kept by :func:`by_identity`), remembered as
     the last one used: a program asks one Config many times in a row, and the remembered
-    entry is checked by the same reference the cache keeps (weak where the Config allows)."""
+    entry is checked by the same reference the cache keeps (weak where the Config allows; where
+    the cache holds the Config itself, as compiled, by identity, without calling the holder)."""
     index = by_identity(_STEP_INDEXES, cfg, _step_index)
     entry = _STEP_INDEXES.get(id(cfg))
     if entry is not None:
-        _LAST_INDEX[0] = (entry[0], index)  # one store: a reader sees the old pair or the new one whole
+        held = cfg if isinstance(entry[0], _Held) else None
+        _LAST_INDEX[0] = (held, entry[0], index)  # one store: a reader sees the old entry or the new one whole
     return index
 
 
 _STEP_INDEXES: dict[int, tuple[Callable[[], Any], Any]] = {}
 """Step indexes by ``id`` of their live Config."""
-_LAST_INDEX: Final[list[tuple[Callable[[], Any], StepIndex]]] = [(lambda: None, {})]
-"""The :data:`_STEP_INDEXES` entry :meth:`Config.step_for` used last (its reference and index)."""
+_LAST_INDEX: Final[list[tuple[object, Callable[[], Any], StepIndex]]] = [(None, lambda: None, {})]
+"""The :data:`_STEP_INDEXES` entry :meth:`Config.step_for` used last: the Config when the cache
+holds it strongly (else ``None``), the cache's reference to it, and its index."""
 
 # ---------------------------------------------------------------------- caches by identity
 

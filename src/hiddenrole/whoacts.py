@@ -52,7 +52,7 @@ class WhoActs(EngineBase):
         a detour; the dead included), else the living; records sorted by id (the living come
         straight from the board's kept tuple: no lookup per seat)."""
         s = self._state
-        named = s.actors.get(s.phase)
+        named = s.actors.get(s.phase) if s.actors else None  # no lookup while nobody is named anywhere
         if named is None:
             return s.alive_players()
         players = s.players
@@ -94,7 +94,7 @@ class WhoActs(EngineBase):
         # Every seat's entry starts as ``()`` (a copy of the board's template); an offered seat's is
         # replaced, which costs a fraction of inserting it into a fresh map.
         offers = s.blank_by_seat()
-        gated: list[str] = []  # offered seats whose offer names a skill ``usable`` is asked about
+        gated: list[str] | None = None  # offered seats whose offer names a skill ``usable`` is asked about
         table = self._tables.get(s.phase)
         if table is not None and table.active_roles:
             fn = self._usable
@@ -105,13 +105,15 @@ class WhoActs(EngineBase):
                 only = table.active_roles[0]
                 shared = table.one_role_offer
                 if shared:
-                    ask = fn is not None and _asks(asked, shared)
+                    ask = fn is not None and table.asks(asked)
                     for p in self._actors():
                         # A named role: its seats are found by comparing roles; every other seat is
                         # offered nothing. Role-less steps (``only`` is ``""``): every actor.
                         if not only or p.role == only:
                             offers[p.id] = shared
                             if ask:
+                                if gated is None:
+                                    gated = []
                                 gated.append(p.id)
             else:
                 head = s.turns[0] if table.queued and s.turns else None
@@ -133,6 +135,8 @@ class WhoActs(EngineBase):
                                 last = skills
                                 ask = _asks(asked, skills)
                             if ask:
+                                if gated is None:
+                                    gated = []
                                 gated.append(p.id)
         self._answers = kept = cast("dict[str, tuple[SkillType, ...]]", offers)  # entries may become None (see below)
         # The final answer of every seat, in this one pass: nothing offered, or (nothing waiting)

@@ -534,9 +534,16 @@ def test_step_for_answers_as_a_scan_of_the_steps_for_every_phase_skill_and_role(
         hr.PhaseStep(hr.SYSTEM, "NOTE"),
         hr.PhaseStep("seer"),
     )
-    cfg = hr.Config("A", {"A": hr.PhaseConfig(steps=steps, next_phase="B"), "B": hr.PhaseConfig(steps=steps[:2])})
+    # "C": a skill only every-role steps offer (the index keeps it without a lookup by role), twice:
+    # role "" still gets the first, as a role's own step, and every other role the last.
+    phases = {
+        "A": hr.PhaseConfig(steps=steps, next_phase="B"),
+        "B": hr.PhaseConfig(steps=steps[:2], next_phase="C"),
+        "C": hr.PhaseConfig(steps=(steps[0], steps[1], steps[3])),
+    }
+    cfg = hr.Config("A", phases)
     for where, skill, role in itertools.product(
-        ("A", "B", "C"), ("", "VOTE", "KILL", "NOTE"), ("", "wolf", "seer", hr.SYSTEM)
+        ("A", "B", "C", "D"), ("", "VOTE", "KILL", "NOTE"), ("", "wolf", "seer", hr.SYSTEM)
     ):
         assert cfg.step_for(where, skill, role) is _scanned_step(cfg, where, skill, role), (where, skill, role)
 

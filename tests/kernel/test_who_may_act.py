@@ -324,6 +324,21 @@ def test_allow_dead_target_accepts_a_dead_target_but_not_a_missing_one() -> None
         engine.submit("x1", "POISON", ["ghost"])
 
 
+@pytest.mark.parametrize("order", [("wolf", "witch"), ("witch", "wolf")])
+def test_a_skill_two_roles_share_is_checked_by_each_roles_own_step(order: tuple[str, str]) -> None:
+    # Two steps offer KILL: a vetted submission must still find its own role's step (submit finds
+    # the step by skill alone only when one step offers it), whichever role the config names first.
+    steps = {"wolf": step("wolf", "KILL"), "witch": step("witch", "KILL", allow_dead_target=True)}
+    night = phase(*(steps[r] for r in order), next_phase=DAY, on_enter=(hr.CLEAR_ROUND_VARS,))
+    config = hr.Config(NIGHT, {NIGHT: night, DAY: phase(*DAY_STEPS, next_phase=NIGHT, on_exit=(hr.ADVANCE_ROUND,))})
+    engine, _ = game(config, {"w1": "wolf", "x1": "witch", "v1": "villager"})
+    kill(engine, "v1")
+    assert engine.allowed_skills("x1") == ("KILL",) == engine.allowed_skills("w1")
+    assert engine.submit("x1", "KILL", ["v1"]).targets == ("v1",)
+    with pytest.raises(hr.TargetDead):
+        engine.submit("w1", "KILL", ["v1"])
+
+
 def test_empty_target_strings_are_skipped() -> None:
     engine, _ = village()
     assert engine.submit("w1", "KILL", ["", "v1", ""]).targets == ("", "v1", "")
