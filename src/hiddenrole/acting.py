@@ -59,9 +59,17 @@ class Acting(Restoring):
             if table is None:
                 self._running()  # START or END: raises
                 raise AssertionError("only START and END have no table")
-            p = s.players.get(player_id) if type(player_id) is str else None
-            if p is None:
-                p = self._player(player_id)  # raises unless a str subclass names a player
+            # A skill in the seat's kept allowed_skills answer has passed every check of that
+            # answer (may act, a step for the role, usable, in a simultaneous phase no step
+            # used): those checks are not repeated. Otherwise each runs, to name the refusal.
+            # A kept answer also proves the seat exists: its record is then read only if needed.
+            kept = self._answers is not None and type(player_id) is str
+            allowed = self._now.get(player_id) if kept else None
+            p = None
+            if allowed is None:
+                p = s.players.get(player_id) if type(player_id) is str else None
+                if p is None:
+                    p = self._player(player_id)  # raises unless a str subclass names a player
             if type(skill) is not str and not isinstance(skill, str):
                 raise InvalidArgument(f"skill must be a str, got {type(skill).__name__}")
             if type(targets) is tuple and len(targets) <= MAX_TARGETS:
@@ -81,26 +89,26 @@ class Acting(Restoring):
             offers = self._answers
             if offers is None:
                 offers = self._offers()
-            # A skill in the seat's kept allowed_skills answer has passed every check of that
-            # answer (may act, a step for the role, usable, in a simultaneous phase no step
-            # used): those checks are not repeated. Otherwise each runs, to name the refusal.
-            allowed = self._now.get(p.id)
+            if p is not None:
+                allowed = self._now.get(p.id)
             vetted = allowed is not None and skill in allowed
-            # Everyone the phase offers a skill may act; anyone else is asked the one rule (an entry
-            # of the map the pass shares with the final answers may be dropped (``None``) or narrowed
-            # to ``()``: the rule is asked then too, and gives the same verdict).
-            if not vetted and not offers.get(p.id) and not self._may_act(p):
-                raise self._not_acting(p)
             # The step, its target mode and its siblings: by skill alone when vetted and one step offers
             # the skill here (it is then the role's), else by role, then skill.
             entry = table.sole_step.get(skill) if vetted else None
             if entry is None:
+                if p is None:
+                    p = s.players[player_id]
+                # Everyone the phase offers a skill may act; anyone else is asked the one rule (an
+                # entry of the map the pass shares with the final answers may be dropped (``None``) or
+                # narrowed to ``()``: the rule is asked then too, and gives the same verdict).
+                if not vetted and not offers.get(p.id) and not self._may_act(p):
+                    raise self._not_acting(p)
                 mine = table.submit_for.get(p.role)
                 entry = None if mine is None else mine.get(skill)
-            if entry is None:
-                entry = table.submit_step(p.role, skill)  # the role-less step, kept for next time
                 if entry is None:
-                    raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
+                    entry = table.submit_step(p.role, skill)  # the role-less step, kept for next time
+                    if entry is None:
+                        raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             step = entry.step
             gate = self._gate(player_id, skill)  # the answer allowed_skills kept, if it was asked
             if isinstance(gate, str):
