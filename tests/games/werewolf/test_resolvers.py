@@ -419,5 +419,5 @@ def test_a_seat_scope_is_its_keyword_form_and_kept(per_round: bool, monkeypatch:
     base = hr.ROUND if per_round else hr.GAME
     first = rs._owned(per_round, "p01")
     assert type(first) is hr.VarScope and first == base.of("p01") and rs._owned(per_round, "p01") is first
-    monkeypatch.setattr(rs, "_MAX_SCOPES", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
+    monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
     assert rs._owned(per_round, "p99") == base.of("p99")
