@@ -178,26 +178,15 @@ def _keep(known: dict[_K, _V], key: _K, value: _V) -> _V:
 
 _DEATHS: Final[dict[tuple[str, str, str], tuple[hr.Effect, hr.Effect, hr.Effect]]] = {}
 _EVENTS: Final[dict[tuple[str, str, str], hr.Effect]] = {}
-_WRITES: Final[dict[tuple[bool, str, str, str], hr.Effect]] = {}
 
 
 def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
-    """``hr.event(kind, source, target)``, kept (:func:`_keep`): an action's outcome, told to its actor."""
+    """``hr.event(kind, source, target)``, kept (:func:`_keep`): an action's outcome, told to its actor
+    (a last action's SKIP, each seat's once a death; a guard's PROTECT, a witch's potion)."""
     key = (kind, source, target)
     got = _EVENTS.get(key)
     if got is None:
         got = _keep(_EVENTS, key, hr.event(kind, source, target))
-    return got
-
-
-def _write(per_round: bool, owner: str, name: str, value: str) -> hr.Effect:
-    """``hr.set_var(scope, name, value)`` for the scope ``_owned(per_round, owner)`` (the unowned
-    one when ``owner`` is ``""``), kept (:func:`_keep`)."""
-    key = (per_round, owner, name, value)
-    got = _WRITES.get(key)
-    if got is None:
-        scope = _owned(per_round, owner) if owner else hr.ROUND if per_round else hr.GAME
-        got = _keep(_WRITES, key, hr.set_var(scope, name, value))
     return got
 
 
@@ -323,9 +312,9 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out.append(_event(PROTECT, gid, target))
-        out.append(_write(True, target, VAR_PROTECTED, hr.VAR_PRESENT))
-        out.append(_write(False, gid, VAR_GUARD_LAST_TARGET, target))
-        out.append(_write(False, gid, VAR_GUARD_LAST_ROUND, _numeral(view.round)))
+        out.append(hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
+        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
 
 
@@ -347,7 +336,7 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
-    return [hr.event(KILL, target=victim, data=data), _write(True, "", VAR_KILL_TARGET, victim)]
+    return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
@@ -418,8 +407,8 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(kind, wid, target, reason))
             continue
         out.append(_event(kind, wid, target))
-        out.append(_write(False, wid, potion, ""))
-        out.append(_write(True, target, mark, hr.VAR_PRESENT))
+        out.append(hr.set_var(_owned(False, wid), potion, ""))
+        out.append(hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT))
         drank.append(wid)
     return out
 
