@@ -247,9 +247,9 @@ def test_usable_refuses_and_narrows_only_the_skills_it_declares(
         assert [(k, got) for k, got in answers if k not in USABLE_SKILLS and got is not None] == []
 
 
-def test_the_guard_and_poison_targets_follow_the_board_through_a_shared_rules_object() -> None:
-    """``Usable`` keeps the living's ids with the records they came from: one instance serves every
-    engine of a ruleset, so a board that changed (a death, another game) is read afresh."""
+def test_the_guard_and_poison_targets_follow_the_board_given() -> None:
+    """One ``Usable`` serves every engine of a ruleset: each answer reads the board it is given
+    (a death, another game), never one an earlier question saw."""
     gate = Usable(ww.Switches())
     one = table(*EIGHT)
     until(one, ww.NIGHT_GUARD)

@@ -54,7 +54,7 @@ A test holds ``usable`` to it (``None`` for every other skill)."""
 class Usable:
     """The ``usable`` extension point under one set of house rules (``Rules.usable``)."""
 
-    __slots__ = ("_alive", "_both_potions", "_protect_self", "_repeat_guard", "_save_self", "switches")
+    __slots__ = ("_both_potions", "_protect_self", "_repeat_guard", "_save_self", "switches")
 
     def __init__(self, switches: Switches) -> None:
         self.switches = switches
@@ -64,19 +64,6 @@ class Usable:
         self._protect_self = switches.guard_can_protect_self
         self._repeat_guard = switches.guard_can_repeat
         self._save_self = switches.witch_can_save_self
-        self._alive: tuple[tuple[hr.PlayerInfo, ...], tuple[str, ...]] | None = None
-
-    def _alive_ids(self, view: hr.GameView) -> tuple[str, ...]:
-        """The living's ids, kept with the tuple of records they were read from (the view returns
-        the same tuple until a record changes): the guard's and the poison's targets, asked by
-        every question about either skill while the board stands still."""
-        alive = view.alive_players()
-        last = self._alive  # one read: another thread may replace it meanwhile (a kept pair is never changed)
-        if last is not None and last[0] is alive:
-            return last[1]
-        ids = tuple([p[0] for p in alive])  # the id: compiled, a tuple read
-        self._alive = (alive, ids)
-        return ids
 
     def usable(
         self, player_id: str, skill: str, view: hr.GameView, submitted: Sequence[hr.SkillUse] = ()
@@ -96,14 +83,14 @@ class Usable:
                 if u.skill == other:
                     return BOTH_POTIONS
         if skill == PROTECT:
-            ids = self._alive_ids(view)
+            ids = [p.id for p in view.alive_players()]
             last = cell(me.vars, VAR_GUARD_LAST_TARGET)
             if not self._repeat_guard and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == _numeral(view.round - 1):
                 barred = last
             else:
                 barred = ""
-            if self._protect_self and not barred:  # nobody barred: the living, as kept
-                return ids
+            if self._protect_self and not barred:  # nobody barred: the living
+                return tuple(ids)
             return tuple([t for t in ids if t != barred and (self._protect_self or t != player_id)])
         if skill == ANTIDOTE:
             if not cell(me.vars, VAR_ANTIDOTE):
@@ -117,7 +104,7 @@ class Usable:
         if skill == POISON:
             if not cell(me.vars, VAR_POISON):
                 return NO_POISON
-            return tuple([t for t in self._alive_ids(view) if t != player_id])
+            return tuple([p.id for p in view.alive_players() if p.id != player_id])
         if skill == SHOOT:
             return gun_refusal(me) or None
         return None

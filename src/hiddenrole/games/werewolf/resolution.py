@@ -614,11 +614,11 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     pieces: list[str] = []
     if firsts:
         for p in view.alive_players():
-            v = p[0]  # the id; ``[3]`` the variables: compiled, tuple reads (attributes are generic lookups)
+            v = p.id
             t = firsts.get(v)
             if not t:
                 continue
-            values = p[3]  # :func:`_banned`, inline: once per voter
+            values = p.vars  # :func:`_banned`, inline: once per voter
             if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
                 continue
             if pieces:
