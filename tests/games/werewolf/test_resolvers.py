@@ -441,6 +441,7 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
     assert rs._event(ww.SKIP, "p01") == hr.event(ww.SKIP, "p01") and rs._event(ww.SKIP, "p02") == hr.event(
         ww.SKIP, "p02"
     )
+    assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
     assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
     assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
     monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)

@@ -308,4 +308,4 @@ def test_R22_new_game_seats_the_deal() -> None:
     with pytest.raises(hr.InvalidRole):
         ww.new_game([ww.WEREWOLF, ""], seed=1)
     with pytest.raises(hr.InvalidArgument):
-        ww.new_game(12, seed=True)  # type: ignore[arg-type]
+        ww.new_game(12, seed=True)
