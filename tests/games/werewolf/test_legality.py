@@ -245,3 +245,28 @@ def test_usable_refuses_and_narrows_only_the_skills_it_declares(
         assert declared.log().to_json() == undeclared.log().to_json()
         assert {skill for skill, _ in answers} - USABLE_SKILLS, "the spy was asked about other skills too"
         assert [(k, got) for k, got in answers if k not in USABLE_SKILLS and got is not None] == []
+
+
+def test_the_guard_and_poison_targets_follow_the_board_given() -> None:
+    """One ``Usable`` serves every engine of a ruleset: each answer reads the board it is given
+    (a death, another game), never one an earlier question saw."""
+    gate = Usable(ww.Switches())
+    one = table(*EIGHT)
+    until(one, ww.NIGHT_GUARD)
+    view = god_view(one)
+    assert gate.usable("p04", ww.PROTECT, view) == tuple(one.player_ids())
+    assert gate.usable(WITCH, ww.POISON, view) == tuple(p for p in one.player_ids() if p != WITCH)
+    wolves_kill(one, "p06")
+    until(one, ww.DAY)
+    assert not one.player_info("p06").alive
+    living = tuple(p for p in one.player_ids() if p != "p06")
+    assert gate.usable("p04", ww.PROTECT, god_view(one)) == living
+    assert gate.usable(WITCH, ww.POISON, god_view(one)) == tuple(p for p in living if p != WITCH)
+    other = table(*EIGHT)
+    assert gate.usable("p04", ww.PROTECT, god_view(other)) == tuple(other.player_ids())
+
+
+def god_view(engine: hr.Engine) -> hr.GameView:
+    """The engine's board as the rules see it (what the kernel hands ``usable``)."""
+    players = tuple(engine.player_info(p) for p in engine.player_ids())
+    return hr.Board(players, round=engine.status().round, phase=engine.status().phase).view()

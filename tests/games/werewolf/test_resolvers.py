@@ -419,5 +419,44 @@ def test_a_seat_scope_is_its_keyword_form_and_kept(per_round: bool, monkeypatch:
     base = hr.ROUND if per_round else hr.GAME
     first = rs._owned(per_round, "p01")
     assert type(first) is hr.VarScope and first == base.of("p01") and rs._owned(per_round, "p01") is first
-    monkeypatch.setattr(rs, "_MAX_SCOPES", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
+    monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
     assert rs._owned(per_round, "p99") == base.of("p99")
+
+
+def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolvers' memo (:func:`resolution._keep`) gives what the kernel helpers build, keyed by
+    every argument: another cause, phase, actor or target is another value."""
+    for cause, phase in (
+        (ww.KILL, ww.NIGHT_LAST_ACTION),
+        (ww.POISON, ww.NIGHT_LAST_ACTION),
+        (ww.VOTE, ww.DAY_LAST_ACTION),
+    ):
+        want = [
+            hr.set_alive("p01", False),
+            hr.set_var(hr.GAME.of("p01"), ww.VAR_DEATH_CAUSE, cause),
+            hr.detour("p01", phase),
+        ]
+        assert ww.death("p01", cause, phase) == want
+        assert ww.death("p01", cause, phase) == want  # kept now
+    assert rs._event(ww.SKIP, "p01") == hr.event(ww.SKIP, "p01") and rs._event(ww.SKIP, "p02") == hr.event(
+        ww.SKIP, "p02"
+    )
+    assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
+    assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
+    assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
+    monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
+    assert ww.death("p98", ww.SHOOT, ww.DAY_LAST_ACTION)[1] == hr.set_var(
+        hr.GAME.of("p98"), ww.VAR_DEATH_CAUSE, ww.SHOOT
+    )
+    assert rs._event(ww.SKIP, "p98") == hr.event(ww.SKIP, "p98")
+
+
+def test_a_dawn_announces_each_list_of_the_dead_and_a_peaceful_dawn_alike() -> None:
+    """Dawn effects are kept per list of the dead: two different nights never share an announcement."""
+    for victim in ("p06", "p07", "p06"):
+        out = rs.resolve_night([], town(kill=victim).view(), SW)[0]
+        assert out.type == ww.DAWN and dict(out.data) == {"dead": victim}
+    quiet = rs.resolve_night([], town().view(), SW)
+    assert [(e.type, dict(e.data)) for e in quiet] == [(ww.DAWN, {"dead": ""})]
+    told = rs.resolve_night([], town().view(), ww.Switches(announce_death_causes=True))
+    assert [(e.type, dict(e.data)) for e in told] == [(ww.DAWN, {"causes": "", "dead": ""})]

@@ -275,3 +275,37 @@ def test_R23_every_public_name_exists() -> None:
     missing = [name for name in ww.__all__ if not hasattr(ww, name)]
     assert missing == []
     assert len(set(ww.__all__)) == len(ww.__all__)
+
+
+def test_R1_a_plain_role_seats_its_setup_kept_and_a_subclass_is_asked_per_seat() -> None:
+    """A plain RoleSpec's setup is kept per ruleset (:mod:`.seating`): every seat gets its own copy of
+    exactly what the spec's setup gives. A subclass may read the seat, so it is asked each time."""
+    from hiddenrole.games.werewolf.seating import Seating
+
+    rules = ww.rules()
+    for spec in ww.CORE_ROLES:
+        kept = rules.role_setup[spec.role]
+        assert isinstance(kept, Seating)
+        first = kept.setup("p00", spec.role)
+        assert first == spec.setup("p00", spec.role) and first is not kept.setup("p01", spec.role)
+
+    class PerSeat(ww.RoleSpec):
+        def setup(self, player_id: str, role: str) -> dict[str, str]:
+            return {**super().setup(player_id, role), "seat": player_id}
+
+    ext = ww.Extension("perseat", roles=(PerSeat("SQUIRE", ww.GOOD, ww.VILLAGER),))
+    engine = hr.Engine(ww.rules(extensions=(ext,)))
+    engine.add_players([("p00", "SQUIRE"), ("p01", "SQUIRE")])
+    assert [engine.player_info(p).vars.get("seat") for p in ("p00", "p01")] == ["p00", "p01"]
+
+
+def test_R22_new_game_seats_the_deal() -> None:
+    """``new_game`` seats what ``deal`` gives, preset or explicit cards, and checks them as ``deal`` does."""
+    for players in (6, 12, [ww.WEREWOLF, ww.SEER, ww.VILLAGER, ww.VILLAGER]):
+        engine = ww.new_game(players, seed=7, start=False)
+        cards = ww.board(players) if isinstance(players, int) else players
+        assert {p: engine.player_info(p).role for p in engine.player_ids()} == ww.deal(cards, 7)
+    with pytest.raises(hr.InvalidRole):
+        ww.new_game([ww.WEREWOLF, ""], seed=1)
+    with pytest.raises(hr.InvalidArgument):
+        ww.new_game(12, seed=True)

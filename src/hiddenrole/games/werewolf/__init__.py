@@ -106,7 +106,7 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .boards import BOARDS, MAX_PLAYERS, MIN_PLAYERS, board, deal, seat_ids
+from .boards import BOARDS, MAX_PLAYERS, MIN_PLAYERS, board, deal, seat_ids, shuffle_deck, shuffled
 from .boundary import CORE_EVENTS, Audience, floor_speech, gun_info, ordered_speech, speech, teammates, witch_info
 from .floor import floor_resolvers, floor_turn_resolvers
 from .legality import USABLE_SKILLS, Usable
@@ -137,6 +137,7 @@ from .resolution import (
     turn_resolvers,
 )
 from .roles import CORE_ROLES, GUN_CAUSES, Extension, InterceptorLike, RoleInfoLike, RoleSpec, camp_vars
+from .seating import seating
 from .switches import DISCLOSURE_SWITCHES, FLOOR_TURNS, MAX_FLOOR_TURNS, Switches
 from .victory import Victory, check_victory
 from .vocab import *  # noqa: F403  (the vocabulary is part of this package's public names)
@@ -190,7 +191,7 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
         resolvers={**resolvers(sw), **floor_resolvers(sw)},
         turn_resolvers={**turn_resolvers(sw), **floor_turn_resolvers(sw)},
         victory=Victory(sw.victory_mode),
-        role_setup={s.role: s for s in specs},
+        role_setup={s.role: seating(s) for s in specs},
         role_info=info,
         audience=Audience(_events(extensions)),
         teammates=teammates,
@@ -288,10 +289,12 @@ def new_game(
     ``players`` is a preset size (6-12, see :data:`BOARDS`) or an explicit card list.
     Seats are ``p00``, ``p01``, ... and receive the shuffled cards in order.
     """
-    seats = deal(board(players), seed) if isinstance(players, int) else deal(players, seed)
+    # What ``deal`` gives, seated at once (one lock round trip, not one per seat), without the dict;
+    # a preset's cards are known good and skip the card checks.
+    deck = shuffle_deck(list(board(players)), seed) if isinstance(players, int) else shuffled(players, seed)
+    seats = zip(seat_ids(len(deck)), deck, strict=True)
     engine = hr.Engine(rules(switches, extensions=extensions, extra_interceptors=extra_interceptors))
-    for pid, role in seats.items():
-        engine.add_player(pid, role)
+    engine.add_players(seats)
     if start:
         engine.start()
     return engine

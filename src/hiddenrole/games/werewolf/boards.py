@@ -61,13 +61,26 @@ _SEAT_IDS = tuple(f"p{i:02d}" for i in range(100))
 
 def deal(cards: Sequence[str], seed: int) -> dict[str, str]:
     """Shuffle ``cards`` with ``random.Random(seed)`` and hand them to seats in order."""
+    deck = shuffled(cards, seed)
+    return dict(zip(seat_ids(len(deck)), deck, strict=True))
+
+
+def shuffled(cards: Sequence[str], seed: int) -> list[str]:
+    """:func:`deal`'s deck, in seat order, without the seats: what ``new_game`` seats (a dict per
+    game would be built only to be read back in order)."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
         raise hr.InvalidArgument("cards must be a sequence of role names")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
     deck = list(cards)
     for c in deck:
         if not isinstance(c, str) or not c or c == hr.SYSTEM:
             raise hr.InvalidRole(f"not a role: {c!r}")
+    return shuffle_deck(deck, seed)
+
+
+def shuffle_deck(deck: list[str], seed: int) -> list[str]:
+    """``deck`` shuffled in place with ``random.Random(seed)``, and returned: a preset board's
+    cards need none of :func:`shuffled`'s checks (an ABC test and a pass over the cards)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
     random.Random(seed).shuffle(deck)
-    return dict(zip(seat_ids(len(deck)), deck, strict=True))
+    return deck

@@ -26,6 +26,7 @@ from .resolution import (
     NO_KILL,
     NO_POISON,
     SELF_SAVE,
+    _numeral,
     cell,
     gun_refusal,
     night_kill_target,
@@ -78,16 +79,19 @@ class Usable:
             return None
         if skill in (ANTIDOTE, POISON) and not self._both_potions:
             other = POISON if skill == ANTIDOTE else ANTIDOTE
-            if any(u.skill == other for u in submitted):
-                return BOTH_POTIONS
+            for u in submitted:  # a loop, not ``any`` over a generator (compiled, an object per call)
+                if u.skill == other:
+                    return BOTH_POTIONS
         if skill == PROTECT:
-            out = [p.id for p in view.alive_players()]
-            if not self._protect_self:
-                out = [t for t in out if t != player_id]
+            ids = [p.id for p in view.alive_players()]
             last = cell(me.vars, VAR_GUARD_LAST_TARGET)
-            if not self._repeat_guard and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == str(view.round - 1):
-                out = [t for t in out if t != last]
-            return tuple(out)
+            if not self._repeat_guard and last and cell(me.vars, VAR_GUARD_LAST_ROUND) == _numeral(view.round - 1):
+                barred = last
+            else:
+                barred = ""
+            if self._protect_self and not barred:  # nobody barred: the living
+                return tuple(ids)
+            return tuple([t for t in ids if t != barred and (self._protect_self or t != player_id)])
         if skill == ANTIDOTE:
             if not cell(me.vars, VAR_ANTIDOTE):
                 return NO_ANTIDOTE

@@ -7,9 +7,9 @@ anything between calls and a snapshot or a replayed log restores a game exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final
+from typing import Final, TypeVar
 
 import hiddenrole as hr
 
@@ -142,10 +142,52 @@ def death(player_id: str, cause: str, last_phase: str) -> list[hr.Effect]:
 
 def _die(out: list[hr.Effect], player_id: str, cause: str, last_phase: str) -> None:
     """:func:`death`'s three effects appended to ``out``: a resolver's list grows in place, with no
-    list built per death and spliced in (compiled, ``+=`` and ``*`` on a list are generic calls)."""
-    out.append(hr.set_alive(player_id, False))
-    out.append(hr.set_var(_owned(False, player_id), VAR_DEATH_CAUSE, cause))
-    out.append(hr.detour(player_id, last_phase))
+    list built per death and spliced in (compiled, ``+=`` and ``*`` on a list are generic calls).
+    The three are kept per seat, cause and phase (:func:`_keep`): a table has a few of each."""
+    key = (player_id, cause, last_phase)
+    got = _DEATHS.get(key)
+    if got is None:
+        made = (
+            hr.set_alive(player_id, False),
+            hr.set_var(_owned(False, player_id), VAR_DEATH_CAUSE, cause),
+            hr.detour(player_id, last_phase),
+        )
+        got = _keep(_DEATHS, key, made)
+    out.append(got[0])
+    out.append(got[1])
+    out.append(got[2])
+
+
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+_MAX_KEPT: Final = 4096
+"""How many values each memo of this module keeps per lifetime (a bound: beyond it they are built afresh)."""
+
+
+def _keep(known: dict[_K, _V], key: _K, value: _V) -> _V:
+    """``value``, remembered in ``known`` under ``key`` while ``known`` holds fewer than :data:`_MAX_KEPT`.
+
+    The one memo idiom of the resolvers: what they build is immutable (scopes, effects, payloads)
+    and, on a table, one of a few values per seat, so each is built once per process, not once
+    per phase (compiled, an effect costs a dozen generic calls to build, a lookup one)."""
+    if len(known) < _MAX_KEPT:
+        known[key] = value
+    return value
+
+
+_DEATHS: Final[dict[tuple[str, str, str], tuple[hr.Effect, hr.Effect, hr.Effect]]] = {}
+_EVENTS: Final[dict[tuple[str, str, str], hr.Effect]] = {}
+
+
+def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
+    """``hr.event(kind, source, target)``, kept (:func:`_keep`): an action's outcome, told to its actor
+    (a last action's SKIP, each seat's once a death; a guard's PROTECT, a witch's potion)."""
+    key = (kind, source, target)
+    got = _EVENTS.get(key)
+    if got is None:
+        got = _keep(_EVENTS, key, hr.event(kind, source, target))
+    return got
 
 
 def night_kill_target(view: hr.GameView) -> str:
@@ -173,8 +215,6 @@ _NUMERAL_COUNT: Final = 32
 """``len(_NUMERALS)``, a C constant compiled."""
 
 
-_MAX_SCOPES: Final = 4096
-"""How many seats' scopes :func:`_owned` remembers per lifetime (a bound: beyond it they are built afresh)."""
 _GAME_SCOPES: Final[dict[str, hr.VarScope]] = {}
 _ROUND_SCOPES: Final[dict[str, hr.VarScope]] = {}
 
@@ -186,9 +226,7 @@ def _owned(per_round: bool, player_id: str) -> hr.VarScope:
     known = _ROUND_SCOPES if per_round else _GAME_SCOPES
     got = known.get(player_id)
     if got is None:
-        got = _tuple_new(_VAR_SCOPE, (per_round, player_id))
-        if len(known) < _MAX_SCOPES:
-            known[player_id] = got
+        got = _keep(known, player_id, _tuple_new(_VAR_SCOPE, (per_round, player_id)))
     return got
 
 
@@ -273,12 +311,10 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         ):
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
-        out += [
-            hr.event(PROTECT, gid, target),
-            hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT),
-            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target),
-            hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)),
-        ]
+        out.append(_event(PROTECT, gid, target))
+        out.append(hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
+        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
 
 
@@ -370,11 +406,9 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         if reason:
             out.append(_refused(kind, wid, target, reason))
             continue
-        out += [
-            hr.event(kind, wid, target),
-            hr.set_var(_owned(False, wid), potion, ""),
-            hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT),
-        ]
+        out.append(_event(kind, wid, target))
+        out.append(hr.set_var(_owned(False, wid), potion, ""))
+        out.append(hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT))
         drank.append(wid)
     return out
 
@@ -398,6 +432,10 @@ _NOBODY_DIED: Final[Mapping[str, str]] = hr.constant_map({"dead": ""})
 """A peaceful dawn's data, built once, as a kernel constant (taken without re-reading when applied)."""
 _NOBODY_DIED_CAUSES: Final[Mapping[str, str]] = hr.constant_map({"causes": "", "dead": ""})
 """The same, when death causes are announced."""
+_PEACEFUL_DAWN: Final = hr.event(DAWN, data=_NOBODY_DIED)
+_PEACEFUL_DAWN_CAUSES: Final = hr.event(DAWN, data=_NOBODY_DIED_CAUSES)
+_DAWNS: Final[dict[str, hr.Effect]] = {}
+"""A dawn with deaths, by its list of the dead (:func:`_keep`)."""
 
 
 _SEEN: Final[dict[str, Mapping[str, str]]] = {}
@@ -445,15 +483,16 @@ def resolve_night(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
         # (compiled, ``in`` on a read-only map is a generic call); any other map is searched.
         if marks is not _EMPTY and VAR_POISONED in marks and marks[VAR_POISONED]:
             causes[p.id] = POISON
-    if not causes:  # a peaceful night: the same announcement every time, kept (an immutable map)
-        return [hr.event(DAWN, data=_NOBODY_DIED_CAUSES if sw.announce_death_causes else _NOBODY_DIED)]
+    if not causes:  # a peaceful night: the same announcement every time, kept (an immutable effect)
+        return [_PEACEFUL_DAWN_CAUSES if sw.announce_death_causes else _PEACEFUL_DAWN]
     dead = sorted(causes)
     text = ",".join(dead)
     if sw.announce_death_causes:
-        data = _PROXY({"causes": ",".join([f"{pid}:{causes[pid]}" for pid in dead]), "dead": text})
-    else:
-        data = _PROXY({"dead": text})
-    out = [hr.event(DAWN, data=data)]
+        dawn = hr.event(DAWN, data=_PROXY({"causes": ",".join([f"{pid}:{causes[pid]}" for pid in dead]), "dead": text}))
+    else:  # one announcement per list of the dead, kept (a night has one or two)
+        got = _DAWNS.get(text)
+        dawn = _keep(_DAWNS, text, hr.event(DAWN, data=_PROXY({"dead": text}))) if got is None else got
+    out = [dawn]
     for pid in dead:
         _die(out, pid, causes[pid], NIGHT_LAST_ACTION)
     return out
@@ -501,7 +540,7 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
         if actor is None:
             continue
         if u.skill == SKIP:
-            out.append(hr.event(SKIP, actor.id))
+            out.append(_event(SKIP, actor.id))
             continue
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         named = targets[0] if targets else ""
@@ -510,7 +549,7 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
         if reason or target is None:
             out.append(_refused(SHOOT, actor.id, named, reason or NO_TARGET))
             continue
-        out.append(hr.event(SHOOT, actor.id, named))
+        out.append(_event(SHOOT, actor.id, named))
         _die(out, target.id, SHOOT, view.phase)
     return out
 
@@ -560,28 +599,28 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
-    ballots: dict[str, str] = {}  # each voter's first ballot, by voter; "" when it does not count
+    firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
     for u in uses:
-        voter = u.player_id
-        if u.skill != VOTE or voter in ballots:
-            continue
-        target = ""
-        targets = u.targets
-        if targets:
-            p = view.player(voter)  # compiled: a native call (a bound method is a Python-level call)
-            if p is not None and p.alive:
-                values = p.vars  # :func:`_banned`, inline: once per voter
-                if not (VAR_NO_VOTE in values and values[VAR_NO_VOTE]):  # noqa: RUF019 (not ``get``: see :func:`cell`)
-                    target = targets[0]
-        ballots[voter] = target
-    # The counted ballots by voter, in parallel lists filled in one pass: who, for whom, and the
-    # pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
+        if u.skill == VOTE:
+            voter = u.player_id
+            if voter not in firsts:
+                targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+                firsts[voter] = targets[0] if targets else ""
+    # The counted ballots in voter order, in parallel lists filled in one pass: who, for whom, and
+    # the pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
+    # The living are in id order, so the ballots need no sort, and the dead's are not counted.
     voters: list[str] = []
     cast: list[str] = []
     pieces: list[str] = []
-    for v in sorted(ballots):
-        t = ballots[v]
-        if t:
+    if firsts:
+        for p in view.alive_players():
+            v = p.id
+            t = firsts.get(v)
+            if not t:
+                continue
+            values = p.vars  # :func:`_banned`, inline: once per voter
+            if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
+                continue
             if pieces:
                 pieces.append(",")
             voters.append(v)

@@ -1,0 +1,30 @@
+"""A core role's setup as the kernel runs it per seat: compiled, its variables built once.
+
+:meth:`RoleSpec.setup <.roles.RoleSpec.setup>` is Python (``roles`` checks a caller's arguments,
+so the build leaves it uncompiled) and builds the same variables for every seat: a preset table
+would run it, and build them, once per player of every game.
+"""
+
+from __future__ import annotations
+
+from .roles import RoleSpec
+
+__all__ = ["Seating", "seating"]
+
+
+class Seating:
+    """What ``spec.setup`` gives every seat, kept: each seat gets a copy (the kernel's own to keep)."""
+
+    __slots__ = ("_initial",)
+
+    def __init__(self, spec: RoleSpec) -> None:
+        self._initial = spec.setup("", spec.role)  # a plain RoleSpec's setup reads neither argument
+
+    def setup(self, player_id: str, role: str) -> dict[str, str]:
+        return self._initial.copy()
+
+
+def seating(spec: RoleSpec) -> RoleSpec | Seating:
+    """The role setup to give the kernel for ``spec``: a :class:`Seating` for a plain ``RoleSpec``;
+    a subclass (which may override ``setup`` to read the seat) as it is."""
+    return Seating(spec) if type(spec) is RoleSpec else spec
