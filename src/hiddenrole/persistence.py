@@ -1540,8 +1540,9 @@ def _saved_log(text: str, start: int) -> tuple[GameLog, int] | None:
     duplicate-key hook (compiled: the hook is a Python call per object); ``None`` for anything
     the strict reader must decide: no log there, or no proof that no key repeats.
 
-    The proof is :func:`_no_repeated_key`'s, the strings counted as the log is read (its reader
-    only accepts the strings, maps and lists of strings that its counts assume)."""
+    The writers' own text is read by :func:`_canonical_log` (its key order proves none
+    repeats); any other, with :func:`_no_repeated_key`'s proof, the strings counted as the log
+    is read (its reader only accepts the strings, maps and lists of strings that its counts assume)."""
     got = _canonical_log(text, start)
     if got is not None:
         return got
