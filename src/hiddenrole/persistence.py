@@ -207,6 +207,8 @@ class _Kind(NamedTuple):
     items: _FlatPlan | None = None
     """A list of these records (:meth:`_Record.list_kind`, compiled): :func:`_flat_into` writes
     its items into the enclosing record's pieces, joined once with them."""
+    sparse: _SparseRecord | None = None
+    """A list of these sparse records (:meth:`_SparseRecord.list_kind`), for :class:`_Canonical`."""
 
 
 def _read_strs(v: list[Any], r: _Reader, where: str) -> tuple[str, ...]:
@@ -682,10 +684,12 @@ class _Slot:
         "index",
         "items",
         "json_type",
+        "lead",
         "nullable",
         "per_item",
         "read",
         "read_code",
+        "sparse",
         "strings",
         "text",
     )
@@ -708,6 +712,9 @@ class _Slot:
         self.code = _text_code(text)
         self.nullable = kind.nullable
         self.items = None if kind.nullable else kind.items
+        self.sparse = kind.sparse
+        self.lead = ord(head[2]) if head.startswith(',"') and len(head) > 2 else -1
+        """The code of the key's first character, after ``,"`` (:meth:`_Canonical.sparse`)."""
         self.empty = empty
         """A sparse record's default: the field is left out at it (see :attr:`compare`)."""
         self.compare = bool(empty)
@@ -845,6 +852,7 @@ class _SparseRecord:
         "_cls",
         "_defaults",
         "_fields",
+        "_first",
         "_head",
         "_keys",
         "_nonempty",
@@ -863,6 +871,8 @@ class _SparseRecord:
         self._by_key = {k: _Slot("", k, i, kind, None) for i, (k, kind) in enumerate(fields)}
         """Each field by its JSON key, for :meth:`_read_one`."""
         self._nonempty = names.index(nonempty)
+        self._first = self._by_key[nonempty]
+        """The non-empty field, which :meth:`native_into` writes first."""
         self._fields = fields
         self._by_order: dict[tuple[str, ...], Callable[[dict[str, Any]], Any]] = {}
         """One reader per key order met (see :meth:`_reader_for`), compiled on first sight."""
@@ -1039,7 +1049,7 @@ class _SparseRecord:
         def write_all(v: tuple[Any, ...]) -> list[dict[str, Any]]:
             return [write(x) for x in v]
 
-        return _Kind("an array", list, self.read_all, write_all)
+        return _Kind("an array", list, self.read_all, write_all, sparse=self)
 
 
 _EFFECT = _SparseRecord(
@@ -1183,21 +1193,27 @@ class GameLog:
 def _decoded_log(version: int, rules_name: str, rules_version: str, effects: tuple[Effect, ...]) -> GameLog:
     """A decoded log (see :func:`_filled`): well typed, as its reader checked every field."""
     values = (rules_name, rules_version, effects, version, None, True)
-    return _filled(GameLog.__new__(GameLog), _LOG_FIELDS, values)
+    return _filled(GameLog.__new__(GameLog), _LOG_SETTERS, values)
 
 
-_setattr: Final = object.__setattr__
+def _setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    """The ``__set__`` of each named slot of ``cls`` (what ``object.__setattr__`` finds and calls
+    for each, after copying its arguments and looking the name up: a quarter of its cost)."""
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
 _LOG_FIELDS: Final = ("rules_name", "rules_version", "effects", "version", "encoded", "well_typed")
+_LOG_SETTERS: Final = _setters(GameLog, _LOG_FIELDS)
 
 
-def _filled(value: _T, names: tuple[str, ...], values: tuple[Any, ...]) -> _T:
+def _filled(value: _T, setters: tuple[Callable[[Any, Any], None], ...], values: tuple[Any, ...]) -> _T:
     """``value`` (a frozen dataclass made by ``__new__``) with its fields set in order, as its
     ``__init__`` would: that generated ``__init__`` is an interpreted frame (compiled, about 10k
     instructions for a log and 20k for a snapshot, several times what this costs)."""
-    if len(values) != len(names):
-        raise TypeError(f"{type(value).__name__} has {len(names)} fields")
-    for i, name in enumerate(names):
-        _setattr(value, name, values[i])
+    if len(values) != len(setters):
+        raise TypeError(f"{type(value).__name__} has {len(setters)} fields")
+    for i, put in enumerate(setters):
+        put(value, values[i])
     return value
 
 
@@ -1205,7 +1221,7 @@ def engine_log(rules_name: str, rules_version: str, effects: tuple[Effect, ...],
     """``GameLog(rules_name, rules_version, effects, encoded=encoded, well_typed=True)``: an
     engine's own log (see :func:`_filled`)."""
     values = (rules_name, rules_version, effects, LOG_VERSION, encoded, True)
-    return _filled(GameLog.__new__(GameLog), _LOG_FIELDS, values)
+    return _filled(GameLog.__new__(GameLog), _LOG_SETTERS, values)
 
 
 _EFFECTS = ("effects",)
@@ -1283,12 +1299,13 @@ class Snapshot:
 
 
 _SNAPSHOT_FIELDS: Final = tuple(f.name for f in dataclasses.fields(Snapshot))
+_SNAPSHOT_SETTERS: Final = _setters(Snapshot, _SNAPSHOT_FIELDS)
 
 
 def board_snapshot(values: tuple[Any, ...]) -> Snapshot:
     """``Snapshot(*values)``, ``values`` every field in order (``version`` last): an engine's
     own snapshot (see :func:`_filled`)."""
-    return _filled(Snapshot.__new__(Snapshot), _SNAPSHOT_FIELDS, values)
+    return _filled(Snapshot.__new__(Snapshot), _SNAPSHOT_SETTERS, values)
 
 
 _HEAD = ("version", "log")
@@ -1333,13 +1350,212 @@ def _head_strings(layout: _Layout) -> int:
 _LOG_HEAD_STRINGS: Final = _head_strings(_LOG._layout)
 
 
+class _Refused(Exception):
+    """Text :class:`_Canonical` does not take: the reference reader decides it."""
+
+
+_map_of: Final = MappingProxyType
+_MARKED: Final = bytes(b ^ 1 if b < 32 or b == 92 else b for b in range(256))
+"""A byte table changing what no string of the writers' text holds unescaped, control characters
+and the backslash that begins an escape, and nothing else (:func:`_canonical_log` refuses a text
+that holds either: translated, it is no longer the same)."""
+
+
+class _Canonical:
+    """Reads the exact text this module's writers write, and nothing else: keys in the table's
+    order, no space, ASCII (no escape, no control character: checked once for the whole text by
+    :func:`_canonical_log`). What it reads, the strict reader reads as the same value (that text
+    is JSON, its keys in order cannot repeat, and its strings mean their characters); anything
+    else raises :class:`_Refused` (or ``IndexError`` at the end of the text), and the reference
+    reader decides. Compiled, this costs a fraction of the JSON scanner's objects plus the
+    record readers that check them: a character is an integer read in place, and a string
+    is found by one search for its closing quote."""
+
+    __slots__ = ("at", "text")
+
+    def __init__(self, text: str, at: int) -> None:
+        self.text = text
+        self.at = at
+        """Where the next value begins."""
+
+    def expect(self, lit: str) -> None:
+        at = self.at
+        end = at + len(lit)
+        if self.text[at:end] != lit:
+            raise _Refused
+        self.at = end
+
+    def char(self, c: int) -> None:
+        """The one character of code ``c``."""
+        if ord(self.text[self.at]) != c:
+            raise _Refused
+        self.at += 1
+
+    def string(self) -> str:
+        text, i = self.text, self.at
+        if ord(text[i]) != 34:  # '"'
+            raise _Refused
+        j = text.find('"', i + 1)
+        if j < 0:
+            raise _Refused
+        self.at = j + 1
+        return text[i + 1 : j]
+
+    def integer(self) -> int:
+        text, i = self.text, self.at
+        j = i + 1 if ord(text[i]) == 45 else i  # '-'
+        first = j
+        while j < len(text) and 48 <= ord(text[j]) <= 57:
+            j += 1
+        if j == first or (ord(text[first]) == 48 and j > first + 1):  # no digit, or a leading zero
+            raise _Refused
+        self.at = j
+        return int(text[i:j])
+
+    def strs(self) -> tuple[str, ...]:
+        self.char(91)  # '['
+        if ord(self.text[self.at]) == 93:  # ']'
+            self.at += 1
+            return ()
+        out = [self.string()]
+        while ord(self.text[self.at]) == 44:  # ','
+            self.at += 1
+            out.append(self.string())
+        self.char(93)
+        return tuple(out)
+
+    def smap(self) -> Mapping[str, str]:
+        """A map of strings, its keys in increasing order (as :func:`_read_smap` wants, and so none repeated)."""
+        self.char(123)  # '{'
+        if ord(self.text[self.at]) == 125:  # '}'
+            self.at += 1
+            return EMPTY_MAP
+        d: dict[str, str] = {}
+        prev = ""
+        while True:
+            k = self.string()
+            if d and k <= prev:
+                raise _Refused
+            self.char(58)  # ':'
+            d[k] = self.string()
+            prev = k
+            if ord(self.text[self.at]) != 44:
+                break
+            self.at += 1
+        self.char(125)
+        return _map_of(d)
+
+    def value(self, f: _Slot) -> Any:
+        """The value of field ``f`` at :attr:`at`, as its kind reads it (a kind this reader does
+        not know is refused)."""
+        if f.nullable and ord(self.text[self.at]) == 110:  # 'n'
+            self.expect("null")
+            return None
+        t = f.json_type
+        if t is str:
+            s = self.string()
+            if f.read is None:
+                return s
+            if f.read_code != _READ_SCOPE:
+                raise _Refused
+            try:
+                return _parse_scope(s)
+            except GameError:
+                raise _Refused from None
+        if f.read is None:
+            if t is bool:
+                if ord(self.text[self.at]) == 116:  # 't'
+                    self.expect("true")
+                    return True
+                self.expect("false")
+                return False
+            if t is int:
+                return self.integer()
+            raise _Refused
+        if f.read_code == _READ_SMAP:
+            return self.smap()
+        if f.read_code == _READ_STRS:
+            return self.strs()
+        sparse = f.sparse
+        if sparse is None:
+            raise _Refused
+        self.char(91)
+        if ord(self.text[self.at]) == 93:
+            self.at += 1
+            return ()
+        out = [self.sparse(sparse)]
+        while ord(self.text[self.at]) == 44:
+            self.at += 1
+            out.append(self.sparse(sparse))
+        self.char(93)
+        return tuple(out)
+
+    def sparse(self, rec: _SparseRecord) -> Any:
+        """One record as :meth:`_SparseRecord.native_into` writes it: the non-empty field, then
+        any others in the table's order."""
+        self.expect(rec._head)
+        vals = list(rec._defaults)
+        first = self.value(rec._first)
+        if not first:
+            raise _Refused
+        vals[rec._nonempty] = first
+        text = self.text
+        at = self.at
+        lead = ord(text[at + 2]) if ord(text[at]) == 44 else -2  # the key's first character, after ',"'
+        for f in rec._plan:
+            if lead == -2:  # '}' or anything else: no field left
+                break
+            if f.lead != lead:
+                continue
+            head = f.head
+            end = at + len(head)
+            if text[at:end] != head:
+                continue
+            self.at = end
+            vals[f.index] = self.value(f)
+            at = self.at
+            lead = ord(text[at + 2]) if ord(text[at]) == 44 else -2
+        self.char(125)
+        return _new(rec._cls, vals)
+
+    def record(self, rec: _Record) -> Any:
+        """One record as :func:`_flat_into` writes it, made as its reader makes it (by keyword;
+        only for a record whose fields are all of the current version: the log's)."""
+        plan = rec.plan()
+        attrs: dict[str, Any] = {}
+        for s in plan.slots:
+            self.expect(s.head)
+            attrs[s.attr] = self.value(s)
+        self.expect(plan.close)
+        return rec.make(**attrs)
+
+
+def _canonical_log(text: str, start: int) -> tuple[GameLog, int] | None:
+    """The log written at ``text[start]`` exactly as :meth:`GameLog.to_json` writes it, and where
+    it ends; ``None`` for any other text (see :class:`_Canonical`)."""
+    reader = _Canonical(text, start)
+    try:
+        log: GameLog = reader.record(_LOG)
+        end = reader.at
+        region = text[start:end].encode("ascii")
+    except (_Refused, IndexError, UnicodeEncodeError):
+        return None
+    if region.translate(_MARKED) != region:  # one pass in C over the whole log
+        return None
+    return log, end
+
+
 def _saved_log(text: str, start: int) -> tuple[GameLog, int] | None:
     """The log whose JSON begins at ``text[start]``, and where it ends, read without the
     duplicate-key hook (compiled: the hook is a Python call per object); ``None`` for anything
     the strict reader must decide: no log there, or no proof that no key repeats.
 
-    The proof is :func:`_no_repeated_key`'s, the strings counted as the log is read (its reader
-    only accepts the strings, maps and lists of strings that its counts assume)."""
+    The writers' own text is read by :func:`_canonical_log` (its key order proves none
+    repeats); any other, with :func:`_no_repeated_key`'s proof, the strings counted as the log
+    is read (its reader only accepts the strings, maps and lists of strings that its counts assume)."""
+    got = _canonical_log(text, start)
+    if got is not None:
+        return got
     r = _Reader(InvalidLog)
     try:
         v, end = _scan_plain(text, start)
@@ -1429,6 +1645,8 @@ class SavedSnapshot:
         if not (text.startswith(",", at) and text.startswith(expected[1:cut], at + 1)):
             return None
         tail = expected[cut + 2 :]
+        if len(text) == at + cut + 2 + len(tail) and text.endswith("[]" + tail):
+            return ()  # none pending, as the kernel writes it: what the scanner would read
         try:
             v, end = _scan(text, at + cut)
             if len(text) - end != len(tail) or not text.endswith(tail) or type(v) is not list:
