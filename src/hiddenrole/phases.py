@@ -162,7 +162,7 @@ class Phases(Acting):
                     keep = False
                     if phase in s.actors:
                         del s.actors[phase]  # not ``pop(key, None)``: compiled, a generic method call
-                self._enter(nxt)
+                self._transition(nxt)
             except BaseException:
                 # The pending list is untouched until here; the board is the replay of the log.
                 self._rebuild()

@@ -105,25 +105,19 @@ class Transitions(Boundary):
 
     def _move(self, to: PhaseType, keep_actors: bool) -> None:
         """Leave the phase, then enter ``to``: a ``PHASE_CHANGED`` log entry replayed (live
-        play decides the next phase in between, so it calls the two steps itself)."""
-        s = self._state
-        if s.detours:
-            self._leave_phase(keep_actors)
-        elif not keep_actors and s.phase in s.actors:  # leaving, when no detour is owed
-            del s.actors[s.phase]  # not ``pop(key, None)``: compiled, that is a generic method call
-        self._enter(to)
+        play decides the next phase in between, so it calls the two steps itself).
 
-    def _enter(self, to: PhaseType) -> None:
-        """Enter ``to`` from the phase just left: :meth:`_transition`, with the common case (the
-        pair's plan made, no detour owed, nothing held, no turn order before or after) done here
-        without its call and its second look at the board: live play and replay enter a phase
-        this way once per phase."""
+        The common case (the pair's plan made, no detour owed, nothing held, no turn order
+        before or after) is done here without the two calls: replay makes one per phase."""
         s = self._state
         row = self._plans.get(s.phase)  # by phase, then target: no (from, to) key tuple built and hashed
         plan = None if row is None else row.get(to)
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
-            self._transition(to, plan)  # the plan found, not looked up again
+            self._leave_phase(keep_actors)
+            self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
             return
+        if not keep_actors and s.phase in s.actors:
+            del s.actors[s.phase]  # not ``pop(key, None)``: compiled, that is a generic method call
         if plan[0]:
             self._run_actions(plan[0])
         s.phase = to
