@@ -279,13 +279,19 @@ class EngineBase:
 
     # ------------------------------------------------------------------ the write path
 
-    def _apply_batch(self, effects: Iterable[Effect] | None, who: str, out: list[Effect]) -> None:
-        """Offer each effect to the interceptors, vet it, apply it, record it in ``out``."""
+    def _apply_batch(self, effects: Iterable[Effect] | None, who: str | None, out: list[Effect]) -> None:
+        """Offer each effect to the interceptors, vet it, apply it, record it in ``out``.
+
+        ``who`` names the extension point in errors; ``None``: the current phase's resolver,
+        whose name is looked up only when the effects need more than :func:`vetted`'s pass."""
+        batch = vetted(effects)
+        if batch is None:
+            batch = coerce_effects(effects, self._resolver_names[self._state.phase] if who is None else who)
         icpts = self._icpts
         # The state, not its bound ``apply``: compiled, ``state.apply(e)`` is a direct native call,
         # where the bound method is built by a generic attribute lookup and called through its wrapper.
         state = self._state
-        for e in vetted(effects, who):
+        for e in batch:
             if icpts or e.type == DETOUR:
                 self._offer(e, 0, out)
             else:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from .acting import Acting
-from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added
+from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added, sorted_copy
 from .enginebase import REENTRY
 from .errors import (
     BoardAlreadyDecided,
@@ -128,7 +128,7 @@ class Phases(Acting):
                 finally:
                     self._in_ext = False
                 if got is not None:
-                    self._apply_batch(got, self._resolver_names[phase], out)
+                    self._apply_batch(got, None, out)  # None: named by the phase, only if refused
                 # One pass over what the resolution wrote (each effect's type read once): a list
                 # written by this very resolution (even an empty one) names actors for the next
                 # visit; the last GOTO_PHASE to a known phase is the way on unless a detour is owed.
@@ -268,11 +268,15 @@ class Phases(Acting):
             # (frozen_map refuses what is not str to str).
             got: dict[Any, Any] = raw
             if got:
-                for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
-                    if v == "":  # the usual setup sets none: frozen as it is, without a filtered copy
-                        got = {k: w for k, w in got.items() if w != ""}
-                        break
-                initial = frozen_map(got)
+                # Usually sorted, str to str and no empty value: frozen as it is, in one pass.
+                made = sorted_copy(got, False)
+                if made is None:
+                    for v in got.values():  # a native loop: ``"" in got.values()`` is a generic search
+                        if v == "":
+                            got = {k: w for k, w in got.items() if w != ""}
+                            break
+                    made = frozen_map(got)
+                initial = made
         elif raw is not None:
             # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
             if not isinstance(raw, Mapping):

@@ -68,6 +68,24 @@ def test_set_actors_stores_ids_sorted_and_unique() -> None:
     assert hr.set_actors("MAIN").actors == ()
 
 
+class _Id(str):
+    """A str subclass: set_actors keeps the sort-and-dedupe way for it."""
+
+
+@pytest.mark.parametrize(
+    ("ids", "want"),
+    [
+        (("p1", "p3"), ("p1", "p3")),  # already sorted and unique: taken as given
+        (("p1", "p1", "p2"), ("p1", "p2")),  # sorted with a repeat
+        (("p1", "p3", "p2"), ("p1", "p2", "p3")),  # out of order after the first pair
+        (("", "p1"), ("", "p1")),  # an empty id sorts first
+        (("p2", _Id("p1")), ("p1", "p2")),
+    ],
+)
+def test_set_actors_sorts_and_dedupes_every_list(ids: tuple[str, ...], want: tuple[str, ...]) -> None:
+    assert hr.set_actors("MAIN", *ids).actors == want
+
+
 def test_detour_and_goto_carry_their_phase() -> None:
     d = hr.detour("p1", "OTHER")
     assert (d.type, d.source, d.phase) == (hr.DETOUR, "p1", "OTHER")
@@ -195,7 +213,8 @@ def test_a_constant_map_is_a_frozen_map_the_kernel_takes_as_it_is(data: dict[str
     data["a"] = "changed"
     assert type(const) is MappingProxyType and list(const.items()) == want
     e = hr.event("X", data=const)
-    assert vetted([e], "test")[0] is e
+    got = vetted([e])
+    assert got is not None and got[0] is e
     assert any(m is const for m in effects._CONSTANT_MAPS)  # remembered: taken without reading it
     assert effects._is_clean_map(const) and not effects._is_clean_map(MappingProxyType({"b": "2", "a": "1"}))
     assert hr.constant_map({}) is hr.Effect("X").data
@@ -211,7 +230,8 @@ def test_a_map_that_is_not_a_constant_is_read_even_when_its_twin_is() -> None:
     """Known by identity only: an equal map built elsewhere is read, and refused when out of order."""
     hr.constant_map({"b": "2", "a": "1"})
     twin = MappingProxyType({"b": "2", "a": "1"})
-    out = vetted([hr.event("X", data=twin)], "test")
+    assert vetted([hr.event("X", data=twin)]) is None  # left to coerce_effects, which freezes it anew
+    out = effects.coerce_effects([hr.event("X", data=twin)], "test")
     assert out[0].data is not twin and list(out[0].data) == ["a", "b"]
 
 
@@ -488,6 +508,12 @@ def test_set_actors_drops_unknown_ids() -> None:
     b = board().apply([hr.set_actors("MAIN", "ghost", "p2")])
     assert b.actors["MAIN"] == ("p2",)
     assert b.view().actors("MAIN") == ("p2",)
+
+
+def test_a_hand_made_actors_effect_is_stored_sorted_and_unique() -> None:
+    made = hr.Effect(hr.SET_ACTORS, phase="MAIN", actors=("p2", "p1", "p2", "ghost"))
+    assert board().apply([made]).actors["MAIN"] == ("p1", "p2")
+    assert board().apply([hr.Effect(hr.SET_ACTORS, phase="MAIN", actors=("p2", "p1"))]).actors["MAIN"] == ("p1", "p2")
 
 
 # ---------------------------------------------------------------- Board, seat, mark

@@ -99,6 +99,19 @@ def test_add_player_runs_role_setup_and_drops_empty_values() -> None:
     assert engine.var(hr.GAME.of("w1"), "drop") == ""
 
 
+@pytest.mark.parametrize(
+    "given",
+    [{"a": "", "b": "x"}, {"a": "x", "b": ""}, {"b": "x", "a": ""}, {"a": "x", "b": "y"}],
+    ids=["sorted, empty first", "sorted, empty last", "unsorted", "nothing to drop"],
+)
+def test_a_role_setups_empty_values_are_dropped_whatever_its_key_order(given: dict[str, str]) -> None:
+    engine = hr.Engine(mini_rules(role_setup={WOLF: lambda pid, role: dict(given)}))
+    want = {k: v for k, v in sorted(given.items()) if v}
+    info = engine.add_player("w1", WOLF)
+    assert list(info.vars.items()) == list(want.items())
+    assert engine.log().effects[-1].vars == want
+
+
 def test_add_player_without_role_setup_has_no_vars() -> None:
     engine = hr.Engine(mini_rules(role_setup={WOLF: lambda pid, role: None}))
     assert dict(engine.add_player("w1", WOLF).vars) == {}
