@@ -94,8 +94,9 @@ def test_O2_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
 
 
 def test_O2_the_compiled_shuffle_makes_the_library_shuffles_draws() -> None:
-    """Dealing shuffles with its own loop (compiled, no frame per card): the library's swaps, seed for seed."""
-    for n in range(0, 20):
+    """Dealing shuffles with its own loop (compiled, no frame per card): the library's swaps, seed for
+    seed (also 40 and 300 cards: long decks, draws of more than 8 bits)."""
+    for n in (*range(0, 20), 40, 300):
         for seed in (*range(60), -7, 2**70 + 3):
             ours, lib = [f"c{i}" for i in range(n)], [f"c{i}" for i in range(n)]
             shuffle(ours, seed)

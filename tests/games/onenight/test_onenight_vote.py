@@ -62,6 +62,14 @@ def test_O14_everyone_votes_for_one_other_player() -> None:
     assert [(e.source, e.target) for e in of_type(effects, on.VOTED)] == [("p2", "p3")]
 
 
+def test_O13_a_first_vote_that_counts_for_nothing_still_hides_later_ones() -> None:
+    """Only a voter's first vote is read, even when it names nobody who can be voted for."""
+    uses = [use("p0", on.VOTE, "p0"), use("p0", on.VOTE, "p1"), use("p1", on.VOTE, "p9"), use("p1", on.VOTE, "p2")]
+    uses += [use("p2", on.SEER_PLAYER, "p3"), use("p2", on.VOTE, "p3")]  # another skill is not a vote
+    effects = rs.resolve_vote(uses, FOUR.view())
+    assert [(e.source, e.target) for e in of_type(effects, on.VOTED)] == [("p2", "p3")]
+
+
 def test_O15_nobody_dies_when_nobody_gets_more_than_one_vote() -> None:
     ring = {"p0": "p1", "p1": "p2", "p2": "p3", "p3": "p0"}
     effects = _votes(FOUR, ring)

@@ -11,8 +11,8 @@ from typing import Final
 import hiddenrole as hr
 
 from .decks import MIN_PLAYERS, check_cards
-from .resolvers import kept
-from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF, center_key
+from .resolvers import kept, lay
+from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
 
@@ -22,8 +22,6 @@ def card_setup(player_id: str, role: hr.RoleType) -> dict[str, str]:
     return {VAR_CARD: role}
 
 
-_CENTER_KEYS: Final = tuple(center_key(s) for s in CENTER_SLOTS)
-"""The game variable of each centre slot, in slot order."""
 _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
@@ -43,23 +41,6 @@ def _new_lone_wolf(player_id: str) -> hr.Effect:
     return hr.set_actors(NIGHT_WEREWOLF, player_id)
 
 
-MAX_LAID_CARDS = 64
-"""How many cards per centre slot :func:`_lay` remembers (a bound: the box has 11 roles)."""
-_LAID: Final[tuple[dict[str, hr.Effect], dict[str, hr.Effect], dict[str, hr.Effect]]] = ({}, {}, {})
-
-
-def _lay(slot: int, card: hr.RoleType) -> hr.Effect:
-    """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable, and
-    each new centre dealt (most deals of a fresh process) would otherwise build three."""
-    known = _LAID[slot]
-    got = known.get(card)
-    if got is None:
-        got = hr.set_var(hr.GAME, _CENTER_KEYS[slot], card)
-        if len(known) < MAX_LAID_CARDS:
-            known[card] = got
-    return got
-
-
 _BOX: Final[dict[str, int]] = dict(BOX_COPIES)
 """The box's copies as a plain dict (copied natively; ``dict(proxy)`` goes key by key)."""
 
@@ -77,7 +58,8 @@ class GameSetup:
     def __init__(self, center: tuple[hr.RoleType, hr.RoleType, hr.RoleType]) -> None:
         self.center = center
         c0, c1, c2 = center
-        self._laid = (_lay(0, c0), _lay(1, c1), _lay(2, c2))
+        s0, s1, s2 = CENTER_SLOTS
+        self._laid = (lay(s0, c0), lay(s1, c1), lay(s2, c2))
         left: dict[str, int] | None = _BOX.copy()
         for card in center:
             if left is not None and left.get(card, 0) > 0:

@@ -113,7 +113,6 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
-_VOTE: Final = frozenset((VOTE,))
 _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
 ``hr.GAME``, which mypyc cannot type here at import."""
@@ -172,6 +171,25 @@ def _voted(voter: str, target: str) -> hr.Effect:
     return got
 
 
+MAX_WRITES = 4096
+"""How many seat variable writes :func:`_write` remembers (a bound: beyond it they are built afresh)."""
+_WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
+
+
+def _write(player_id: str, key: str, value: str) -> hr.Effect:
+    """``set_var(GAME.of(player_id), key, value)``, one value per (seat, key, value): effects are
+    immutable, a table has few seats, keys and cards, and every night writes a few held cards and
+    what was learned (building one checks its fields and builds a 15-field tuple: several times
+    this lookup's cost)."""
+    k = (player_id, key, value)
+    got = _WRITES.get(k)
+    if got is None:
+        got = hr.set_var(_scope(player_id), key, value)
+        if len(_WRITES) < MAX_WRITES:
+            _WRITES[k] = got
+    return got
+
+
 def _death(player_id: str) -> hr.Effect:
     """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
     return kept(_DEATHS, _new_death, player_id)
@@ -182,6 +200,25 @@ def _new_death(player_id: str) -> hr.Effect:
 
 
 _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
+
+
+MAX_EVENTS = 4096
+"""How many events :func:`_told` remembers (a bound: beyond it they are built afresh)."""
+_TOLD: Final[dict[tuple[str, str, str, str, str], hr.Effect]] = {}
+
+
+def _told(kind: hr.EventType, source: str, target: str, field: str, value: str) -> hr.Effect:
+    """``event(kind, source, target, {field: value})``, one value per distinct event: effects are
+    immutable, a table has few seats, cards and counts, and every night and vote tells a few (an
+    event is a tuple built, its one-field payload a dict and a read-only view of it)."""
+    k = (kind, source, target, field, value)
+    got = _TOLD.get(k)
+    if got is None:
+        data = _card_data(value) if field == "card" else MappingProxyType({field: value})
+        got = hr.event(kind, source, target, data)
+        if len(_TOLD) < MAX_EVENTS:
+            _TOLD[k] = got
+    return got
 
 
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
@@ -195,6 +232,27 @@ def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
+MAX_LAID_CARDS = 64
+"""How many cards per centre slot :func:`lay` remembers (a bound: the box has 11 roles)."""
+_LAID: Final[dict[str, dict[str, hr.Effect]]] = {}
+
+
+def lay(slot: str, card: hr.RoleType) -> hr.Effect:
+    """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable,
+    and every game lays three centre cards (a new centre, in the setup) and moves some (the drunk)."""
+    known = _LAID.get(slot)
+    if known is None:
+        known = {}
+        if len(_LAID) < MAX_SCOPES:
+            _LAID[slot] = known
+    got = known.get(card)
+    if got is None:
+        got = hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, slot), card)
+        if len(known) < MAX_LAID_CARDS:
+            known[card] = got
+    return got
+
+
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
 _LEARN_PLAYER_KEYS: Final[dict[str, str]] = {}
 
@@ -236,11 +294,11 @@ class _Cards:
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
             for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
-                out.append(hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, slot), center[slot]))
+                out.append(lay(slot, center[slot]))
         seats = self._seats
         if seats:
             for pid in _sorted_keys(seats):
-                out.append(hr.set_var(_scope(pid), VAR_CARD, seats[pid]))
+                out.append(_write(pid, VAR_CARD, seats[pid]))
         return out
 
 
@@ -266,10 +324,6 @@ def _is_other_player(view: hr.GameView, actor: str, target: str) -> bool:
     return target != actor and view.player(target) is not None
 
 
-def _learn(player_id: str, key: str, card: hr.RoleType) -> hr.Effect:
-    return hr.set_var(_scope(player_id), key, card)
-
-
 def resolve_nothing(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Watch-only phases (minion, mason) and the day: nothing to resolve."""
     return []
@@ -291,7 +345,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _learn(wolf, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
+        _write(wolf, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
     ]
 
 
@@ -308,8 +362,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
             target = targets[0]
             card = held_card(view, target)
-            out.append(hr.event(SEER_LOOK, seer, target, _card_data(card)))
-            out.append(_learn(seer, kept(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
+            out.append(_told(SEER_LOOK, seer, target, "card", card))
+            out.append(_write(seer, kept(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
         elif (
             skill == SEER_CENTER
             and len(targets) == 2
@@ -322,7 +376,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             for slot in sorted(targets):
                 card = center_card(view, slot)
                 seen[kept(_CENTER_KEYS, center_key, slot)] = card
-                learned.append(_learn(seer, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
+                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -347,9 +401,9 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         given = cards.get(_player(robber))
         cards.swap(_player(robber), _player(victim))
         got = cards.get(_player(robber))
-        out.append(hr.event(ROBBED, robber, victim, _card_data(got)))
-        out.append(_learn(robber, LEARN_SELF, got))
-        out.append(_learn(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
+        out.append(_told(ROBBED, robber, victim, "card", got))
+        out.append(_write(robber, LEARN_SELF, got))
+        out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
     return out + cards.effects()
 
 
@@ -369,7 +423,7 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
         cards.swap(_player(a), _player(b))
-        out.append(hr.event(MEDDLED, tm, a, MappingProxyType({"with": b})))
+        out.append(_told(MEDDLED, tm, a, "with", b))
     return out + cards.effects()
 
 
@@ -388,8 +442,10 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
         chosen = len(targets) == 1 and targets[0] in CENTER_SLOTS
         slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
         cards.swap(_player(drunk), _center(slot))
-        data = {"center": slot} if chosen else {"center": slot, "default": "1"}
-        out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType(data)))
+        if chosen:
+            out.append(_told(DRUNK_SWAP, drunk, "", "center", slot))
+        else:
+            out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType({"center": slot, "default": "1"})))
     return out + cards.effects()
 
 
@@ -398,8 +454,8 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
     out: list[hr.Effect] = []
     for pid in dealt(view, INSOMNIAC):
         card = held_card(view, pid)
-        out.append(hr.event(INSOMNIA, pid, data=_card_data(card)))
-        out.append(_learn(pid, LEARN_SELF, card))
+        out.append(_told(INSOMNIA, pid, "", "card", card))
+        out.append(_write(pid, LEARN_SELF, card))
     return out
 
 
@@ -411,30 +467,41 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
+    # Each voter's first vote (later ones are ignored): its target if another living player, else ""
+    # (a first vote that counts for nothing still hides the voter's later ones). One pass over the
+    # uses, not first_uses' dict and a second one of the valid votes.
     votes: dict[str, str] = {}
-    for voter, use in first_uses(uses, _VOTE).items():  # later votes are ignored
-        targets = use[2]  # by position: compiled, an attribute read is a generic lookup
+    for u in uses:
+        voter = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] != VOTE or voter in votes:
+            continue
+        targets = u[2]
+        cast = ""
         if len(targets) == 1:
             target = view.player(targets[0])
             if target is not None and target[0] != voter and target[2]:  # another living player
-                votes[voter] = target[0]
-    out: list[hr.Effect] = [_voted(v, votes[v]) for v in _sorted_keys(votes)]
+                cast = target[0]
+        votes[voter] = cast
+    out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for t in votes.values():
-        n = tally[t] + 1 if t in tally else 1
-        tally[t] = n
-        if n > top:
-            top = n
+    for v in _sorted_keys(votes):
+        t = votes[v]
+        if t:  # a seat id is never empty
+            out.append(_voted(v, t))
+            n = tally[t] + 1 if t in tally else 1
+            tally[t] = n
+            if n > top:
+                top = n
     dead: list[str] = []
     if top <= 1:
-        out.append(hr.event(NO_ONE_DIES, data=MappingProxyType({"votes": str(top)})))
+        out.append(_told(NO_ONE_DIES, "", "", "votes", str(top)))
     else:
         dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
         dead.sort()
-        count = MappingProxyType({"votes": str(top)})
+        count = str(top)
         for p in dead:
-            out.append(hr.event(LYNCHED, target=p, data=count))
+            out.append(_told(LYNCHED, "", p, "votes", count))
             out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
