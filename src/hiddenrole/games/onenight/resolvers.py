@@ -9,7 +9,7 @@ moment of looking, so later swaps make that knowledge stale, as at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, TypeVar
 
@@ -118,24 +118,26 @@ _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 ``hr.GAME``, which mypyc cannot type here at import."""
 
 MAX_SCOPES = 4096
-"""How many players' game scopes :func:`_scope` (and names :func:`_key`) remembers (a bound: beyond it
-they are built afresh)."""
+"""How many values each memo of :func:`kept` remembers by default (a bound: beyond it they are built
+afresh): seats' scopes, key names, votes, writes, events, centre cards."""
 _SCOPES: Final[dict[str, hr.VarScope]] = {}  # Final: compiled, a static, not a module dict lookup
 
 
+_K = TypeVar("_K", bound=Hashable)
 _V = TypeVar("_V")
 
 
-def kept(known: dict[str, _V], make: Callable[[str], _V], name: str, bound: int = MAX_SCOPES) -> _V:
-    """``make(name)``, remembered in ``known`` (up to ``bound`` names; beyond it built afresh): for
-    the immutable values the resolvers and the setup build again and again, one per seat, card or
-    slot (an effect, a scope, a payload, a key whose helper lives in the vocabulary module, which the
-    compiled build leaves as Python, so each call from here would run a Python frame)."""
-    got = known.get(name)
+def kept(known: dict[_K, _V], make: Callable[[_K], _V], key: _K, bound: int = MAX_SCOPES) -> _V:
+    """``make(key)``, remembered in ``known`` (up to ``bound`` keys; beyond it built afresh): the one
+    memo of this package, for the immutable values the resolvers and the setup build again and again,
+    one per seat, card, slot or a few of them together (an effect, a scope, a payload, a key whose
+    helper lives in the vocabulary module, which the compiled build leaves as Python, so each call
+    from here would run a Python frame)."""
+    got = known.get(key)
     if got is None:
-        got = make(name)
+        got = make(key)
         if len(known) < bound:
-            known[name] = got
+            known[key] = got
     return got
 
 
@@ -149,30 +151,20 @@ def _new_scope(player_id: str) -> hr.VarScope:
     return hr.GAME.of(player_id)
 
 
-MAX_VOTES = 64
-"""How many vote targets per voter :func:`_voted` remembers (a bound: beyond it they are built afresh)."""
-_VOTES: Final[dict[str, dict[str, hr.Effect]]] = {}
+_VOTES: Final[dict[tuple[str, str], hr.Effect]] = {}
 _DEATHS: Final[dict[str, hr.Effect]] = {}
 
 
 def _voted(voter: str, target: str) -> hr.Effect:
     """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
     has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
-    row = _VOTES.get(voter)
-    if row is None:
-        row = {}
-        if len(_VOTES) < MAX_SCOPES:
-            _VOTES[voter] = row
-    got = row.get(target)
-    if got is None:
-        got = hr.event(VOTED, source=voter, target=target)
-        if len(row) < MAX_VOTES:
-            row[target] = got
-    return got
+    return kept(_VOTES, _new_voted, (voter, target))
 
 
-MAX_WRITES = 4096
-"""How many seat variable writes :func:`_write` remembers (a bound: beyond it they are built afresh)."""
+def _new_voted(pair: tuple[str, str]) -> hr.Effect:
+    return hr.event(VOTED, source=pair[0], target=pair[1])
+
+
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
 
 
@@ -181,13 +173,11 @@ def _write(player_id: str, key: str, value: str) -> hr.Effect:
     immutable, a table has few seats, keys and cards, and every night writes a few held cards and
     what was learned (building one checks its fields and builds a 15-field tuple: several times
     this lookup's cost)."""
-    k = (player_id, key, value)
-    got = _WRITES.get(k)
-    if got is None:
-        got = hr.set_var(_scope(player_id), key, value)
-        if len(_WRITES) < MAX_WRITES:
-            _WRITES[k] = got
-    return got
+    return kept(_WRITES, _new_write, (player_id, key, value))
+
+
+def _new_write(w: tuple[str, str, str]) -> hr.Effect:
+    return hr.set_var(_scope(w[0]), w[1], w[2])
 
 
 def _death(player_id: str) -> hr.Effect:
@@ -202,8 +192,6 @@ def _new_death(player_id: str) -> hr.Effect:
 _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
 
 
-MAX_EVENTS = 4096
-"""How many events :func:`_told` remembers (a bound: beyond it they are built afresh)."""
 _TOLD: Final[dict[tuple[str, str, str, str, str], hr.Effect]] = {}
 
 
@@ -211,14 +199,13 @@ def _told(kind: hr.EventType, source: str, target: str, field: str, value: str) 
     """``event(kind, source, target, {field: value})``, one value per distinct event: effects are
     immutable, a table has few seats, cards and counts, and every night and vote tells a few (an
     event is a tuple built, its one-field payload a dict and a read-only view of it)."""
-    k = (kind, source, target, field, value)
-    got = _TOLD.get(k)
-    if got is None:
-        data = _card_data(value) if field == "card" else MappingProxyType({field: value})
-        got = hr.event(kind, source, target, data)
-        if len(_TOLD) < MAX_EVENTS:
-            _TOLD[k] = got
-    return got
+    return kept(_TOLD, _new_told, (kind, source, target, field, value))
+
+
+def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
+    kind, source, target, field, value = t
+    data = _card_data(value) if field == "card" else MappingProxyType({field: value})
+    return hr.event(kind, source, target, data)
 
 
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
@@ -232,25 +219,17 @@ def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
-MAX_LAID_CARDS = 64
-"""How many cards per centre slot :func:`lay` remembers (a bound: the box has 11 roles)."""
-_LAID: Final[dict[str, dict[str, hr.Effect]]] = {}
+_LAID: Final[dict[tuple[str, str], hr.Effect]] = {}
 
 
 def lay(slot: str, card: hr.RoleType) -> hr.Effect:
     """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable,
     and every game lays three centre cards (a new centre, in the setup) and moves some (the drunk)."""
-    known = _LAID.get(slot)
-    if known is None:
-        known = {}
-        if len(_LAID) < MAX_SCOPES:
-            _LAID[slot] = known
-    got = known.get(card)
-    if got is None:
-        got = hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, slot), card)
-        if len(known) < MAX_LAID_CARDS:
-            known[card] = got
-    return got
+    return kept(_LAID, _new_lay, (slot, card))
+
+
+def _new_lay(placed: tuple[str, str]) -> hr.Effect:
+    return hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, placed[0]), placed[1])
 
 
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
