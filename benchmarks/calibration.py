@@ -66,8 +66,13 @@ REFERENCE_GAMES = 600
 """Games per reference run (about a second on a quiet machine); ``--quick`` plays 30."""
 REFERENCE_RUNS = 3
 """Runs of the reference (before and after a benchmark: 2 + 1); the median is used (quick: one run)."""
-PAIRED_ROUNDS = 7
-"""Rounds of a paired run (:func:`paired`): an odd count, so the median is one round's ratio."""
+PAIRED_ROUNDS = 41
+"""Rounds of a paired run (:func:`paired`): an odd count, so the median is one round's ratio.
+
+Many short rounds rather than a few long ones: this machine class changes speed within seconds
+(the reference's own rounds ranged 2,900-5,500 games/s in one 10 s run), so a slice of ours is
+compared with a reference slice taken close beside it. Measured on one build, three 10 s werewolf
+runs each: 7 rounds gave x0.66-0.93 from run to run, 41 rounds x0.75-0.81."""
 REFERENCE_SLICE_S = 0.4
 """Seconds of reference play per round: a few hundred games, long enough to average the game mix."""
 _LAST_LINE = re.compile(r"games_per_s=(\d+(?:\.\d+)?) actions_per_s=(\d+(?:\.\d+)?)")
