@@ -420,9 +420,12 @@ def vetted(effects: Iterable[Effect] | None) -> list[Effect] | None:
     if type(effects) is not list:
         return None
     given: list[object] = effects  # unchecked yet: read as objects (mypyc)
-    for e in given:
-        if type(e) is not _EFFECT or _checked(e, "") is not e:
-            return None
+    try:
+        for e in given:
+            if type(e) is not _EFFECT or _checked(e, "") is not e:
+                return None
+    except InvalidArgument:
+        return None  # a refused field: coerce_effects refuses it again, naming the extension point
     return effects
 
 

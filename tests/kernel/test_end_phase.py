@@ -706,6 +706,19 @@ def test_resolver_returning_garbage_is_a_typed_error_and_changes_nothing() -> No
     assert state_fingerprint(engine) == before
 
 
+def test_resolver_returning_a_badly_typed_effect_is_named_in_the_error() -> None:
+    # The fast check of a resolver's list names nobody: a field it refuses must still reach the
+    # caller as the resolver's error, not as an unnamed one.
+    engine, script = play()
+    before = state_fingerprint(engine)
+    script.queued[DAY] = [hr.event("NEWS")._replace(source=3)]  # type: ignore[arg-type]
+    with pytest.raises(
+        hr.InvalidArgument, match=f"^INVALID_ARGUMENT: resolver for {DAY} returned an effect whose source"
+    ):
+        engine.end_phase()
+    assert state_fingerprint(engine) == before
+
+
 def test_a_resolvers_list_is_checked_and_frozen_like_any_other_input() -> None:
     # The write path takes a resolver's list as it is when every entry passes the check unchanged;
     # a None to drop or a payload to freeze anywhere in it takes the copying path, for the whole list.
