@@ -113,6 +113,7 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
+_VOTE: Final = frozenset((VOTE,))
 _SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
 ``hr.GAME``, which mypyc cannot type here at import."""
@@ -281,7 +282,7 @@ class _Cards:
         return out
 
 
-def _sorted_keys(d: dict[str, str]) -> list[str]:
+def _sorted_keys(d: dict[str, _V]) -> list[str]:
     """``sorted(d)``: the keys read natively into a list sorted in place (compiled, ``sorted(d)``
     reads the dict through a generic iterator first; a swap changes one or two names, a vote
     counts one per seat)."""
@@ -446,32 +447,26 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
-    # Each voter's first vote (later ones are ignored): its target if another living player, else ""
-    # (a first vote that counts for nothing still hides the voter's later ones). One pass over the
-    # uses, not first_uses' dict and a second one of the valid votes.
-    votes: dict[str, str] = {}
-    for u in uses:
-        voter = u[0]  # by position: compiled, an attribute read is a generic lookup
-        if u[1] != VOTE or voter in votes:
-            continue
-        targets = u[2]
-        cast = ""
-        if len(targets) == 1:
-            target = view.player(targets[0])
-            if target is not None and target[0] != voter and target[2]:  # another living player
-                cast = target[0]
-        votes[voter] = cast
+    # Each voter's first vote (first_uses: later ones are ignored, even when the first counts for
+    # nothing), counted in voter order in one pass: its event, and the tally.
+    firsts = first_uses(uses, _VOTE)
+    votes: dict[str, str] = {}  # the counted votes, by voter
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for v in _sorted_keys(votes):
-        t = votes[v]
-        if t:  # a seat id is never empty
-            out.append(_voted(v, t))
-            n = tally[t] + 1 if t in tally else 1
-            tally[t] = n
-            if n > top:
-                top = n
+    for voter in _sorted_keys(firsts):
+        targets = firsts[voter][2]  # by position: compiled, an attribute read is a generic lookup
+        if len(targets) != 1:
+            continue
+        target = view.player(targets[0])
+        if target is None or target[0] == voter or not target[2]:  # not another living player
+            continue
+        t = votes[voter] = target[0]
+        out.append(_voted(voter, t))
+        n = tally[t] + 1 if t in tally else 1
+        tally[t] = n
+        if n > top:
+            top = n
     dead: list[str] = []
     if top <= 1:
         out.append(_told(NO_ONE_DIES, "", "", "votes", str(top)))
