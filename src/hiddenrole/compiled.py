@@ -217,6 +217,15 @@ class PhaseTable:
             self._skills_for[role] = got
         return got
 
+    def offer(self, role: RoleType, on_turn: bool) -> tuple[SkillType, ...]:
+        """What the phase offers a seat of ``role`` that may act: its steps' skills, but in a
+        turn-ordered phase, off its turn (``on_turn`` false), only the out-of-turn ones. The one
+        rule of the who-acts pass and of one seat's offer recomputed (``WhoActs._offer_of``)."""
+        skills = self.skills_for(role)
+        if skills and self.queued and not on_turn:
+            return self.out_of_turn_skills_for(role)
+        return skills
+
     def out_of_turn_skills_for(self, role: RoleType) -> tuple[SkillType, ...]:
         got = self._free_skills_for.get(role)
         if got is None:

@@ -117,18 +117,11 @@ class WhoActs(EngineBase):
                                 gated.append(p.id)
             else:
                 head = s.turns[0] if table.queued and s.turns else None
-                cached = table._skills_for
                 last: tuple[SkillType, ...] = ()
                 ask = False
                 for p in self._actors():
-                    role = p.role
-                    known = cached.get(role)
-                    skills = known if known is not None else table.skills_for(role)
+                    skills = table.offer(p.role, p.id == head)
                     if skills:
-                        if table.queued and p.id != head:
-                            skills = table.out_of_turn_skills_for(role)
-                            if not skills:
-                                continue
                         offers[p.id] = skills
                         if fn is not None:
                             if skills is not last:  # one verdict per run of seats sharing a role's tuple
@@ -172,12 +165,9 @@ class WhoActs(EngineBase):
         the map the pass shared with the final answers no longer holds it."""
         s = self._state
         table = self._tables.get(s.phase)
-        if table is None or not table.active_roles:
+        if table is None or not table.active_roles or not self._may_act(p):
             return ()
-        skills = self._eligible(p, table)
-        if skills and table.queued and p.id != (s.turns[0] if s.turns else None):
-            skills = table.out_of_turn_skills_for(p.role)
-        return skills
+        return table.offer(p.role, p.id == (s.turns[0] if s.turns else None))
 
     def _allowed(self, p: PlayerInfo) -> tuple[SkillType, ...]:
         """What ``p`` may submit now: the phase's offer, less what the rules' ``usable``
