@@ -599,7 +599,13 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
-    firsts = first_uses(uses, VOTE)  # each voter's first ballot, by voter
+    firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
+    for u in uses:
+        if u.skill == VOTE:
+            voter = u.player_id
+            if voter not in firsts:
+                targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+                firsts[voter] = targets[0] if targets else ""
     # The counted ballots in voter order, in parallel lists filled in one pass: who, for whom, and
     # the pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
     # The living are in id order, so the ballots need no sort, and the dead's are not counted.
@@ -609,13 +615,9 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     if firsts:
         for p in view.alive_players():
             v = p.id
-            ballot = firsts.get(v)
-            if ballot is None:
+            t = firsts.get(v)
+            if not t:
                 continue
-            targets = ballot.targets  # not ``ballot.target``: a NamedTuple property, a Python-level call
-            if not targets or not targets[0]:
-                continue
-            t = targets[0]
             values = p.vars  # :func:`_banned`, inline: once per voter
             if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
                 continue
