@@ -304,10 +304,7 @@ def act(engine: hr.Engine, rng: random.Random, timer: list[int] | None = None) -
     """
     alive = engine.alive_player_ids()
     n = 0
-    for pid in engine.player_ids():
-        skills = engine.allowed_skills(pid)
-        if not skills:
-            continue
+    for pid, skills in engine.who_acts():
         skill = rng.choice(skills)
         targets: tuple[str, ...] = ()
         if skill not in NO_TARGET:

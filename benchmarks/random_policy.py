@@ -5,8 +5,10 @@ Timed apart from play: every player's view once per phase; a snapshot JSON round
 object (``replay_us``) and replay from freshly encoded JSON bytes (``replay_json_us``:
 encode + decode + replay).
 
-Policy (mirrors the Go benchmark): each phase, for every player in id order, take
-``allowed_skills``; if empty skip; pick one uniformly; ``SKIP`` takes no target; a
+Policy (mirrors the Go benchmark): each phase, every player in id order whose
+``allowed_skills`` is not empty (the seats ``Engine.who_acts`` yields, each asked when the loop
+reaches it: the same seats and answers as the Go benchmark's loop asking every seat, in one
+native call per acting seat); pick one uniformly; ``SKIP`` takes no target; a
 step with a target pool draws its count from the pool; a step needing ``n > 1``
 targets draws ``n`` distinct living players other than self; any other skill takes one
 uniform target among players alive at the start of the phase other than self. Then end
@@ -93,7 +95,7 @@ def play(
     step_for = cfg.step_for
     pools = cfg.target_pools
     getrandbits = rng.getrandbits
-    allowed_skills = engine.allowed_skills
+    who_acts = engine.who_acts
     submit = engine.submit
     end_phase = engine.end_phase
     status = engine.status
@@ -115,10 +117,7 @@ def play(
         t0 = perf()
         phase = st.phase
         alive = alive_ids()
-        for pid in ids:
-            skills = allowed_skills(pid)
-            if not skills:
-                continue
+        for pid, skills in who_acts():
             n = len(skills)
             if n == 1:
                 skill = skills[0]

@@ -10,7 +10,7 @@ simultaneous phases, and finally the rules' ``usable`` gate.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import Any, Final, cast
 
@@ -340,6 +340,29 @@ class WhoActs(EngineBase):
             return ()
         finally:
             self._release()
+
+    def who_acts(self) -> Iterator[tuple[str, tuple[SkillType, ...]]]:
+        """Every seat that may submit now, in seat order, with its ``allowed_skills`` (never empty).
+
+        Each seat is asked when the iteration reaches it, so a submission made during the loop
+        (a turn passed, a move resolved at once) is reflected exactly as asking ``allowed_skills``
+        seat by seat would be. Why: a driver of every seat asks a dozen seats a phase and most
+        answers are empty; this is one native step per seat that acts, where the per-seat loop
+        was one Python call per seat (compiled werewolf: about 4% of a random game)."""
+        if self._in_ext:
+            raise ReentrantCall(REENTRY)
+        # The seat order without the lock: it changes only while seating, and a tuple of it is one
+        # atomic copy; each answer then takes allowed_skills' own path.
+        return self._seats_asked(tuple(self._state.order))
+
+    def _seats_asked(self, ids: tuple[str, ...]) -> Iterator[tuple[str, tuple[SkillType, ...]]]:
+        for pid in ids:
+            # allowed_skills' own fast path first (a kept answer, read without the lock), inline.
+            skills = self._now.get(pid) if not self._in_ext else None
+            if skills is None:
+                skills = self.allowed_skills(pid)
+            if skills:
+                yield pid, skills
 
     def allowed_targets(self, player_id: str, skill: SkillType) -> tuple[str, ...] | None:
         """The only targets ``player_id`` may give ``skill`` now, sorted; ``None``: any the step permits.

@@ -184,10 +184,16 @@ def who_acts_problems(engine: hr.Engine, b: Behaviour) -> list[str]:
        the ones phase info says the rules refuse ``p`` now —
        in a turn-ordered phase, only the out-of-turn ones unless ``p`` has the turn;
     3. everyone readiness lists as owing or offered an action may use that skill,
-       under their own role, and ``acted`` is exactly who has pending submissions.
+       under their own role, and ``acted`` is exactly who has pending submissions;
+    4. ``who_acts()`` yields exactly the seats with a non-empty ``allowed_skills``, in seat
+       order, each with that answer.
     """
     out: list[str] = []
     status = b.status
+    batch = tuple(engine.who_acts())
+    asked = tuple(x for x in b.allowed if x[1])
+    if batch != asked:
+        out.append(f"who_acts() yields {list(batch)} but allowed_skills seat by seat says {list(asked)}")
     allowed = dict(b.allowed)
     roles = {pid: engine.player_info(pid).role for pid in allowed}
     by_role = {role: (ids, skills, refused) for role, ids, skills, refused in b.actors}

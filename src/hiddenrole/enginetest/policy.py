@@ -61,10 +61,12 @@ def choose_targets(
 
 
 def random_submission(
-    engine: hr.Engine, player_id: str, rng: random.Random
+    engine: hr.Engine, player_id: str, rng: random.Random, allowed: tuple[hr.SkillType, ...] | None = None
 ) -> tuple[hr.SkillType, tuple[str, ...]] | None:
-    """One uniformly chosen allowed skill of ``player_id`` with random legal targets."""
-    allowed = engine.allowed_skills(player_id)
+    """One uniformly chosen allowed skill of ``player_id`` with random legal targets (``allowed``:
+    the seat's ``allowed_skills`` when the caller has just asked, as ``who_acts`` does)."""
+    if allowed is None:
+        allowed = engine.allowed_skills(player_id)
     if not allowed:
         return None
     skill = rng.choice(allowed)
@@ -83,8 +85,8 @@ def random_submission(
 def random_policy(turn: Turn) -> None:
     """Every seat with allowed skills (in id order) submits one, chosen uniformly, with random targets."""
     engine = turn.engine
-    for pid in engine.player_ids():
-        choice = random_submission(engine, pid, turn.rng)
+    for pid, allowed in engine.who_acts():
+        choice = random_submission(engine, pid, turn.rng, allowed)
         if choice is not None:
             engine.submit(pid, choice[0], choice[1])
 
