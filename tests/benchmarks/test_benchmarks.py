@@ -6,10 +6,12 @@ the calibrated ratio is the arithmetic the docs promise.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,6 +126,60 @@ def test_policy_draws_are_the_draws_random_makes() -> None:
             assert population[random_policy._below(ours.getrandbits, n)] == theirs.choice(population)
     with pytest.raises(ValueError):
         random_policy.sample(random.Random(0).getrandbits, ["a"] * (random_policy.SAMPLE_POOL_MAX + 1), 1)
+
+
+def _plain_play(engine: Any, rules: Any, rng: Any, chooser: Any) -> None:
+    """The benchmark's policy as its docstring states it, written plainly: every seat asked in id order,
+    ``rng.choice`` / ``rng.sample`` for every pick (none for a lone skill), the list of the others copied."""
+    import hiddenrole as hr
+
+    while not engine.status().over:
+        phase = engine.status().phase
+        alive = engine.alive_player_ids()
+        for pid in engine.player_ids():
+            skills = engine.allowed_skills(pid)
+            if not skills:
+                continue
+            skill = skills[0] if len(skills) == 1 else rng.choice(skills)  # a lone skill takes no draw
+            targets: Any = ()
+            custom = chooser(engine, pid, skill, alive, rng) if chooser is not None and skill != hr.SKIP else None
+            if custom is not None:
+                targets = custom
+            elif skill != hr.SKIP:
+                step = rules.config.step_for(phase, skill, engine.player_info(pid).role)
+                others = [a for a in alive if a != pid]
+                if step is None:
+                    pass
+                elif step.target_pool:
+                    targets = rng.sample(rules.config.target_pools[step.target_pool], max(1, step.min_targets))
+                elif others and step.min_targets > 1:
+                    targets = rng.sample(others, min(step.min_targets, len(others)))
+                elif others:
+                    targets = (rng.choice(others),)
+            with contextlib.suppress(hr.GameError):
+                engine.submit(pid, skill, targets)
+        engine.end_phase()
+
+
+@pytest.mark.parametrize("kind", ["werewolf", "avalon", "onenight"])
+def test_the_policy_loop_plays_the_games_the_plain_policy_plays(kind: str) -> None:
+    """The benchmark's loop (``who_acts``, draws inline) is the policy its docstring states: the same
+    games, log for log, as the plain version above."""
+    import importlib
+    import random
+
+    import random_policy
+
+    bench = importlib.import_module(f"{kind}_bench")
+    chooser = getattr(bench, "choose", None)
+    for seed in range(6):
+        rules, fast = bench.new_game(seed)
+        fast.start()
+        random_policy.play(fast, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, measure=False)
+        rules, plain = bench.new_game(seed)
+        plain.start()
+        _plain_play(plain, rules, random.Random(seed), chooser)
+        assert fast.log().to_json() == plain.log().to_json()
 
 
 def test_goals_table_marks_a_goal_met_only_at_or_above_its_target() -> None:
