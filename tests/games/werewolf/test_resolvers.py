@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -362,6 +363,55 @@ def test_R13_the_dead_and_the_disenfranchised_do_not_vote() -> None:
     assert ww.resolve_day([], town().view(), SW) == []
 
 
+def _vote_as_written(uses: list[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """R13 written plainly: each voter's first VOTE, the living and enfranchised counted, by a dict."""
+    firsts: dict[str, str] = {}
+    for u in uses:
+        if u.skill == ww.VOTE and u.player_id not in firsts:
+            firsts[u.player_id] = u.targets[0] if u.targets else ""
+    ballots = [
+        (p.id, firsts[p.id]) for p in view.alive_players() if firsts.get(p.id) and not p.vars.get(ww.VAR_NO_VOTE)
+    ]
+    tally: dict[str, int] = {}
+    for _, t in ballots:
+        tally[t] = tally.get(t, 0) + 1
+    top = max(tally.values(), default=0)
+    leaders = [t for t in sorted(tally) if tally[t] == top]
+    text = ",".join(f"{v}>{t}" for v, t in ballots)
+    if len(leaders) != 1:
+        return [hr.event(ww.VOTE_TIED, data={"ballots": text, "between": ",".join(leaders)})]
+    out = leaders[0]
+    data = {
+        "ballots": text,
+        "tally": ",".join(f"{t}:{tally[t]}" for t in sorted(tally)),
+        "voters": ",".join(v for v, t in ballots if t == out),
+        "votes": str(top),
+    }
+    return [hr.event(ww.ELIMINATE, target=out, data=data), *rs.death(out, ww.VOTE, ww.DAY_LAST_ACTION)]
+
+
+def test_R13_every_ballot_order_counts_as_written() -> None:
+    """Ballots in seat order, one per living voter (a real table's day), are counted as they come;
+    any other order, a second ballot, a dead or unknown voter, an empty ballot or another skill
+    takes the general way: both give what the rule as written gives."""
+    rng = random.Random(13)
+    seats = [f"p{i:02d}" for i in range(8)]
+    for _ in range(600):
+        b = town(
+            *(player(pid, ww.VILLAGER, alive=False) for pid in seats if rng.random() < 0.2),
+            *(player(pid, ww.VILLAGER, extra={ww.VAR_NO_VOTE: "1"}) for pid in seats if rng.random() < 0.1),
+        )
+        voters = sorted(rng.sample([*seats, "p99"], rng.randint(0, 9)))
+        if rng.random() < 0.3:
+            rng.shuffle(voters)
+        uses = [use(v, ww.VOTE, *([] if rng.random() < 0.05 else [rng.choice([*seats, ""])])) for v in voters]
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            uses.insert(
+                rng.randint(0, len(uses)), use(rng.choice(seats), rng.choice((ww.VOTE, ww.SKIP)), rng.choice(seats))
+            )
+        assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
+
+
 def test_R13_resolvers_mapping_binds_the_switches() -> None:
     table = ww.resolvers(ww.Switches(guard_can_protect_self=False))
     effects = list(table[ww.NIGHT_GUARD]([use("p04", ww.PROTECT, "p04")], town().view()) or ())
@@ -410,8 +460,9 @@ def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> N
     top = max(tally.values(), default=0)
     want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
     given = list(cast)
-    assert rs._count(given) == want
-    assert given == sorted(cast)  # sorted in place, whatever the size
+    leaders, top = rs._count(given)
+    assert given == sorted(cast)  # sorted in place, whatever the size: what the tally reads
+    assert (leaders, rs._tally(given), top) == want
 
 
 @pytest.mark.parametrize("per_round", [False, True])

@@ -244,30 +244,29 @@ def _numeral(n: int) -> str:
     return _NUMERALS[n] if 0 <= n < _NUMERAL_COUNT else str(n)
 
 
-def _count(cast: list[str]) -> tuple[list[str], str, int]:
-    """The most-voted targets, sorted; the tally as text (``t:n`` by target, comma-separated); the top count.
+def _count(cast: list[str]) -> tuple[list[str], int]:
+    """The most-voted targets, sorted, and the top count; ``cast`` (one entry per counted ballot, its
+    target) is sorted in place, for :func:`_tally`.
 
-    ``cast`` holds one entry per counted ballot, its target; it is sorted in place and counted by
-    runs of equal targets: one sort serves the leaders and the text, with no dict of counts to
-    fill and read back (compiled, each dict step is a generic call, a list append and a string
-    comparison are not). The text is joined once from its pieces (compiled, an f-string per
-    target cost more: each is a generic native build of a new string). One or two ballots (a
+    Counted by runs of equal targets in the sorted list, with no dict of counts to fill and read
+    back (compiled, each dict step is a generic call, a list append and a string comparison are
+    not). The tally's text is :func:`_tally`'s, apart: a tied day vote never shows it (two in five
+    day votes in a random game), and a join is most of a count's cost. One or two ballots (a
     fifth of the counts in a random game: a thinned pack, a late vote) are answered without the
-    sort and the join, whose fixed cost is most of a small count's."""
+    sort, whose fixed cost is most of a small count's."""
     n = len(cast)
     if n == 1:
-        return [cast[0]], cast[0] + ":1", 1
+        return [cast[0]], 1
     if n == 2:
         a, b = cast[0], cast[1]
         if a == b:
-            return [a], a + ":2", 2
+            return [a], 2
         if b < a:
             a, b = b, a
             cast[0], cast[1] = a, b  # sorted in place, as the general way leaves it
-        return [a, b], a + ":1," + b + ":1", 1
+        return [a, b], 1
     cast.sort()
     leaders: list[str] = []
-    pieces: list[str] = []
     top = 0
     i = 0
     while i < n:
@@ -276,18 +275,41 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
         while j < n and cast[j] == t:
             j += 1
         votes = j - i
-        if pieces:
-            pieces.append(",")
-        pieces.append(t)
-        pieces.append(":")
-        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
         if votes > top:
             top = votes
             leaders = [t]
         elif votes == top:
             leaders.append(t)
         i = j
-    return leaders, "".join(pieces), top
+    return leaders, top
+
+
+def _tally(ordered: list[str]) -> str:
+    """The tally of ``ordered`` (the ballots' targets, sorted: as :func:`_count` leaves them) as text:
+    ``t:n`` by target, comma-separated. Joined once from its pieces (compiled, an f-string per
+    target cost more: each is a generic native build of a new string); one or two ballots by
+    concatenation."""
+    n = len(ordered)
+    if n == 1:
+        return ordered[0] + ":1"
+    if n == 2:
+        a, b = ordered[0], ordered[1]
+        return a + ":2" if a == b else a + ":1," + b + ":1"
+    pieces: list[str] = []
+    i = 0
+    while i < n:
+        t = ordered[i]
+        j = i + 1
+        while j < n and ordered[j] == t:
+            j += 1
+        votes = j - i
+        if pieces:
+            pieces.append(",")
+        pieces.append(t)
+        pieces.append(":")
+        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
+        i = j
+    return "".join(pieces)
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -331,8 +353,8 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
             t = targets[0]
             if t:
                 cast.append(t)
-    leaders, text, _ = _count(cast)
-    data = _PROXY({"tally": text})
+    leaders, _ = _count(cast)
+    data = _PROXY({"tally": _tally(cast)})
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
@@ -599,6 +621,74 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
+    # The counted ballots in voter order, as the pieces of "voter>target,..." (appends, joined once:
+    # an f-string per ballot cost more): voter ``k``'s id is ``pieces[4 * k]``, its target
+    # ``pieces[4 * k + 2]``; and their targets alone, to count.
+    pieces: list[str] = []
+    cast: list[str] = []
+    if not _ballots_in_seat_order(uses, view.alive_players(), pieces, cast):
+        pieces.clear()
+        cast.clear()
+        _ballots(uses, view.alive_players(), pieces, cast)
+    text = "".join(pieces)
+    leaders, top = _count(cast)  # sorts ``cast``: the ballots' order is kept in ``pieces``
+    if len(leaders) != 1:
+        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
+    out = leaders[0]
+    named: list[str] = []
+    for k in range(0, len(pieces), 4):
+        if pieces[k + 2] == out:
+            named.append(pieces[k])
+    data = {"ballots": text, "tally": _tally(cast), "voters": ",".join(named), "votes": _numeral(top)}
+    effects = [hr.event(ELIMINATE, target=out, data=_PROXY(data))]
+    _die(effects, out, VOTE, DAY_LAST_ACTION)
+    return effects
+
+
+def _count_ballot(pieces: list[str], cast: list[str], voter: str, target: str) -> None:
+    """One counted ballot appended to :func:`resolve_vote`'s lists."""
+    if pieces:
+        pieces.append(",")
+    pieces.append(voter)
+    pieces.append(">")
+    pieces.append(target)
+    cast.append(target)
+
+
+def _ballots_in_seat_order(
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+) -> bool:
+    """:func:`_ballots` for the usual day, False (the lists part filled) for any other: when every
+    ballot's voter is living and comes after the previous ballot's in seat order (each seat votes
+    once, in turn), each ballot is its voter's first and the ballots are already in voter order,
+    so they are counted as they come, matched to their records by walking the living once (no
+    dict of first ballots to fill and read back: compiled, each step is a generic call)."""
+    n = len(living)
+    j = 0
+    for u in uses:
+        if u.skill != VOTE:
+            continue
+        voter = u.player_id
+        while j < n and living[j].id != voter:
+            j += 1
+        if j == n:  # not living, or not after the previous voter: the general way
+            return False
+        values = living[j].vars  # :func:`_banned`, inline: once per voter
+        j += 1
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        if not targets or not targets[0]:
+            continue
+        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
+            continue
+        _count_ballot(pieces, cast, voter, targets[0])
+    return True
+
+
+def _ballots(
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+) -> None:
+    """The counted ballots, in voter (id) order: each living voter's first VOTE, if it names a
+    target and the voter has not lost the vote (the dead's are not counted)."""
     firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
     for u in uses:
         if u.skill == VOTE:
@@ -606,38 +696,13 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
             if voter not in firsts:
                 targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
                 firsts[voter] = targets[0] if targets else ""
-    # The counted ballots in voter order, in parallel lists filled in one pass: who, for whom, and
-    # the pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
-    # The living are in id order, so the ballots need no sort, and the dead's are not counted.
-    voters: list[str] = []
-    cast: list[str] = []
-    pieces: list[str] = []
-    if firsts:
-        for p in view.alive_players():
-            v = p.id
-            t = firsts.get(v)
-            if not t:
-                continue
-            values = p.vars  # :func:`_banned`, inline: once per voter
-            if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
-                continue
-            if pieces:
-                pieces.append(",")
-            voters.append(v)
-            cast.append(t)
-            pieces.append(v)
-            pieces.append(">")
-            pieces.append(t)
-    text = "".join(pieces)
-    leaders, counted, top = _count(list(cast))  # a copy: ``cast`` stays in voter order, read below
-    if len(leaders) != 1:
-        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
-    out = leaders[0]
-    named = [voters[i] for i in range(len(cast)) if cast[i] == out]
-    data = {"ballots": text, "tally": counted, "voters": ",".join(named), "votes": _numeral(top)}
-    effects = [hr.event(ELIMINATE, target=out, data=_PROXY(data))]
-    _die(effects, out, VOTE, DAY_LAST_ACTION)
-    return effects
+    if not firsts:
+        return
+    for p in living:  # the living are in id order: the ballots need no sort
+        v = p.id
+        t = firsts.get(v)
+        if t and not _banned(p.vars):
+            _count_ballot(pieces, cast, v, t)
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {
