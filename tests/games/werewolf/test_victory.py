@@ -37,6 +37,11 @@ def test_R14_evil_wins_when_good_players_outside_every_category_are_gone() -> No
     assert ww.check_victory(b.view(), ww.SIDE_WIPE) == (ww.EVIL,)
     alive = board(player("p00", ww.WEREWOLF), hr.seat("p01", "HERMIT", True, ww.camp_vars(ww.GOOD)))
     assert ww.check_victory(alive.view(), ww.SIDE_WIPE) is None
+    # ... and never stands for a category: the villagers are wiped out though the hermit lives.
+    hermit = hr.seat("p02", "HERMIT", True, ww.camp_vars(ww.GOOD))
+    no_villager = board(player("p00", ww.WEREWOLF), player("p01", ww.VILLAGER, alive=False), hermit)
+    assert ww.check_victory(no_villager.view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    assert ww.Victory(ww.SIDE_WIPE).check_victory(no_villager.view()) == (ww.EVIL,)
 
 
 def test_R14_good_wins_first_when_both_sides_are_gone() -> None:

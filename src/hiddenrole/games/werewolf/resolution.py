@@ -192,7 +192,7 @@ def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
 
 def night_kill_target(view: hr.GameView) -> str:
     """Tonight's victim as the wolves chose it (god view), ``""`` if none."""
-    return view.var(hr.ROUND, VAR_KILL_TARGET)
+    return view.var(_ROUND, VAR_KILL_TARGET)
 
 
 def cell(values: Mapping[str, str], key: str) -> str:
@@ -203,6 +203,8 @@ def cell(values: Mapping[str, str], key: str) -> str:
 
 
 _tuple_new: Final = tuple.__new__
+_GAME: Final = hr.GAME  # compiled: a C static (``hr.GAME`` is a module attribute read per use)
+_ROUND: Final = hr.ROUND  # likewise
 _VAR_SCOPE: Final = hr.VarScope  # compiled: a C static (``hr.VarScope`` is a module attribute read per call)
 _EFFECT: Final = hr.Effect  # likewise
 _PROXY: Final = MappingProxyType  # likewise (an imported class is a module-dict lookup per read)
@@ -234,9 +236,7 @@ def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str
     """``hr.event(kind, source, target, data).cancel(reason)``, the same value built as one tuple
     (in :class:`hiddenrole.Effect`'s field order): ``cancel`` is a method of the NamedTuple, a
     Python-level call that slices and rebuilds the event, several times the cost of building it."""
-    return _tuple_new(
-        _EFFECT, (kind, source, target, data, True, reason, "", False, hr.GAME, "", "", (), "", _EMPTY, ())
-    )
+    return _tuple_new(_EFFECT, (kind, source, target, data, True, reason, "", False, _GAME, "", "", (), "", _EMPTY, ()))
 
 
 def _numeral(n: int) -> str:
@@ -358,7 +358,7 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
-    return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
+    return [hr.event(KILL, target=victim, data=data), hr.set_var(_ROUND, VAR_KILL_TARGET, victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
