@@ -412,6 +412,22 @@ def test_R13_every_ballot_order_counts_as_written() -> None:
         assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
 
 
+def test_each_players_first_use_of_a_skill_is_kept_in_submission_order() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        uses = [
+            use(rng.choice(("p00", "p01", "p02")), rng.choice((ww.KILL, ww.CHECK)), rng.choice(("p03", "p04")))
+            for _ in range(rng.randint(0, 6))
+        ]
+        firsts: dict[str, hr.SkillUse] = {}
+        for u in uses:
+            if u.skill == ww.KILL:
+                firsts.setdefault(u.player_id, u)
+        assert rs.first_uses(uses, ww.KILL) == firsts
+        assert list(rs.first_uses(uses, ww.KILL)) == list(firsts)  # in submission order
+        assert rs._firsts(uses, ww.KILL) == list(firsts.values())
+
+
 def test_R13_resolvers_mapping_binds_the_switches() -> None:
     table = ww.resolvers(ww.Switches(guard_can_protect_self=False))
     effects = list(table[ww.NIGHT_GUARD]([use("p04", ww.PROTECT, "p04")], town().view()) or ())

@@ -118,13 +118,17 @@ def first_uses(uses: Sequence[hr.SkillUse], skill: str) -> dict[str, hr.SkillUse
 
 def _firsts(uses: Sequence[hr.SkillUse], skill: str) -> list[hr.SkillUse]:
     """:func:`first_uses`' submissions, as a list: what the resolvers iterate (a night has one or two
-    actors per skill: a list searched, no dict built per call)."""
+    actors per skill: the list itself searched, comparing ids, with no dict nor list of ids built per
+    call; compiled, ``in`` on a list is a generic search, a string comparison is not)."""
     out: list[hr.SkillUse] = []
-    seen: list[str] = []
     for u in uses:
+        if u.skill != skill:
+            continue
         pid = u.player_id
-        if u.skill == skill and pid not in seen:
-            seen.append(pid)
+        for kept in out:
+            if kept.player_id == pid:
+                break
+        else:
             out.append(u)
     return out
 
