@@ -511,11 +511,20 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
     assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
     assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
     assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
+    for key in (ww.VAR_PROTECTED, ww.VAR_SAVED, ww.VAR_POISONED):
+        for pid in ("p01", "p02"):
+            assert rs._marked(pid, key) == hr.set_var(hr.ROUND.of(pid), key, hr.VAR_PRESENT)
+            assert rs._marked(pid, key) is rs._marked(pid, key)
+    for pid in ("p01", "p02"):
+        assert rs._kill_target(pid) == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, pid)
+        assert rs._kill_target(pid) is rs._kill_target(pid)
     monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
     assert ww.death("p98", ww.SHOOT, ww.DAY_LAST_ACTION)[1] == hr.set_var(
         hr.GAME.of("p98"), ww.VAR_DEATH_CAUSE, ww.SHOOT
     )
     assert rs._event(ww.SKIP, "p98") == hr.event(ww.SKIP, "p98")
+    assert rs._marked("p98", ww.VAR_SAVED) == hr.set_var(hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT)
+    assert rs._kill_target("p98") == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, "p98")
 
 
 def test_a_dawn_announces_each_list_of_the_dead_and_a_peaceful_dawn_alike() -> None:

@@ -35,7 +35,6 @@ from .vocab import (
     PROTECT,
     SAVE,
     SHOOT,
-    SKIP,
     SPEECH_ENDED,
     VAR_ANTIDOTE,
     VAR_DEATH_CAUSE,
@@ -194,6 +193,29 @@ def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
     return got
 
 
+_MARKS: Final[dict[tuple[str, str], hr.Effect]] = {}
+_KILL_TARGETS: Final[dict[str, hr.Effect]] = {}
+
+
+def _marked(player_id: str, key: str) -> hr.Effect:
+    """``hr.set_var(hr.ROUND.of(player_id), key, hr.VAR_PRESENT)``, kept (:func:`_keep`): tonight's
+    marker on a seat (protected, saved, poisoned; a table has a few of each)."""
+    k = (player_id, key)
+    got = _MARKS.get(k)
+    if got is None:
+        got = _keep(_MARKS, k, hr.set_var(_owned(True, player_id), key, hr.VAR_PRESENT))
+    return got
+
+
+def _kill_target(victim: str) -> hr.Effect:
+    """``hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)``, kept (:func:`_keep`): the wolves' victim
+    recorded (one value per seat)."""
+    got = _KILL_TARGETS.get(victim)
+    if got is None:
+        got = _keep(_KILL_TARGETS, victim, hr.set_var(_ROUND, VAR_KILL_TARGET, victim))
+    return got
+
+
 def night_kill_target(view: hr.GameView) -> str:
     """Tonight's victim as the wolves chose it (god view), ``""`` if none."""
     return view.var(_ROUND, VAR_KILL_TARGET)
@@ -338,7 +360,7 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out.append(_event(PROTECT, gid, target))
-        out.append(hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(_marked(target, VAR_PROTECTED))
         out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
         out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
@@ -362,7 +384,7 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
-    return [hr.event(KILL, target=victim, data=data), hr.set_var(_ROUND, VAR_KILL_TARGET, victim)]
+    return [hr.event(KILL, target=victim, data=data), _kill_target(victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
@@ -434,7 +456,7 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             continue
         out.append(_event(kind, wid, target))
         out.append(hr.set_var(_owned(False, wid), potion, ""))
-        out.append(hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT))
+        out.append(_marked(target, mark))
         drank.append(wid)
     return out
 
@@ -559,14 +581,15 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
     out: list[hr.Effect] = []
     done: list[str] = []  # a list: one or two actors, no set built per call
     for u in uses:
-        if u.player_id in done or u.skill not in (SHOOT, SKIP):
+        # hr.SKIP: a literal compiled code inlines (vocab's alias of it is a module-dict lookup per read).
+        if u.player_id in done or u.skill not in (SHOOT, hr.SKIP):
             continue
         done.append(u.player_id)
         actor = view.player(u.player_id)
         if actor is None:
             continue
-        if u.skill == SKIP:
-            out.append(_event(SKIP, actor.id))
+        if u.skill == hr.SKIP:
+            out.append(_event(hr.SKIP, actor.id))
             continue
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         named = targets[0] if targets else ""
