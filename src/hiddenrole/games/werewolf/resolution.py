@@ -421,6 +421,11 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     Only a potion actually consumed blocks the other one (unless both are allowed).
     A successful poison tells nobody but the witch; the death is announced at dawn.
     """
+    for u in uses:
+        if u.skill == ANTIDOTE or u.skill == POISON:
+            break
+    else:  # no potion tonight (most nights): none of the lists below, nor the victim, needed
+        return []
     out: list[hr.Effect] = []
     # Who has used each potion, and who drank one: lists, not sets of pairs (a night has a witch or
     # two: no set or key tuple built per call).
