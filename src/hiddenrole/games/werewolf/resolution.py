@@ -722,7 +722,7 @@ def _ballots_in_seat_order(
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         if not targets or not targets[0]:
             continue
-        if bans and VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
+        if bans and VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # not ``get``: see :func:`cell`
             continue
         _count_ballot(pieces, cast, voter, targets[0])
     return True
