@@ -309,6 +309,7 @@ KERNEL_ORDER = (
     "phases",
     "engine",
     "testing",
+    "shuffling",
 )
 """docs/ARCHITECTURE.md's order of the kernel's own modules: each imports only modules before it."""
 

@@ -69,6 +69,7 @@ from .rules import (
     UsableProvider,
     VictoryChecker,
 )
+from .shuffling import shuffled
 from .state import GameView
 from .testing import Board, mark, seat
 from .views import (
@@ -249,5 +250,6 @@ __all__ = [
     "set_actors",
     "set_alive",
     "set_var",
+    "shuffled",
     "value_or_json",
 ]

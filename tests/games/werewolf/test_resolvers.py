@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -362,6 +363,86 @@ def test_R13_the_dead_and_the_disenfranchised_do_not_vote() -> None:
     assert ww.resolve_day([], town().view(), SW) == []
 
 
+def _vote_as_written(uses: list[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """R13 written plainly: each voter's first VOTE, the living and enfranchised counted, by a dict."""
+    firsts: dict[str, str] = {}
+    for u in uses:
+        if u.skill == ww.VOTE and u.player_id not in firsts:
+            firsts[u.player_id] = u.targets[0] if u.targets else ""
+    ballots = [
+        (p.id, firsts[p.id]) for p in view.alive_players() if firsts.get(p.id) and not p.vars.get(ww.VAR_NO_VOTE)
+    ]
+    tally: dict[str, int] = {}
+    for _, t in ballots:
+        tally[t] = tally.get(t, 0) + 1
+    top = max(tally.values(), default=0)
+    leaders = [t for t in sorted(tally) if tally[t] == top]
+    text = ",".join(f"{v}>{t}" for v, t in ballots)
+    if len(leaders) != 1:
+        return [hr.event(ww.VOTE_TIED, data={"ballots": text, "between": ",".join(leaders)})]
+    out = leaders[0]
+    data = {
+        "ballots": text,
+        "tally": ",".join(f"{t}:{tally[t]}" for t in sorted(tally)),
+        "voters": ",".join(v for v, t in ballots if t == out),
+        "votes": str(top),
+    }
+    return [hr.event(ww.ELIMINATE, target=out, data=data), *rs.death(out, ww.VOTE, ww.DAY_LAST_ACTION)]
+
+
+def test_R13_every_ballot_order_counts_as_written() -> None:
+    """Ballots in seat order, one per living voter (a real table's day), are counted as they come;
+    any other order, a second ballot, a dead or unknown voter, an empty ballot or another skill
+    takes the general way: both give what the rule as written gives."""
+    rng = random.Random(13)
+    seats = [f"p{i:02d}" for i in range(8)]
+    for _ in range(600):
+        b = town(
+            *(player(pid, ww.VILLAGER, alive=False) for pid in seats if rng.random() < 0.2),
+            *(player(pid, ww.VILLAGER, extra={ww.VAR_NO_VOTE: "1"}) for pid in seats if rng.random() < 0.1),
+        )
+        voters = sorted(rng.sample([*seats, "p99"], rng.randint(0, 9)))
+        if rng.random() < 0.3:
+            rng.shuffle(voters)
+        uses = [use(v, ww.VOTE, *([] if rng.random() < 0.05 else [rng.choice([*seats, ""])])) for v in voters]
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            uses.insert(
+                rng.randint(0, len(uses)), use(rng.choice(seats), rng.choice((ww.VOTE, ww.SKIP)), rng.choice(seats))
+            )
+        assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
+        # After the day's resolver saw these very records (a vote reads no ban if it found none).
+        view = b.view()
+        ww.resolve_day([], view, SW)
+        assert ww.resolve_vote(uses, view, SW) == _vote_as_written(uses, view), uses
+
+
+def test_a_vote_reads_no_ban_only_among_the_records_the_day_found_none_in() -> None:
+    b = town(phase=ww.VOTE)
+    view = b.view()
+    assert ww.resolve_day([], view, SW) == [] and rs._ENFRANCHISED[0] is view.alive_players()
+    banned = b.apply([hr.set_var(hr.GAME.of("p06"), ww.VAR_NO_VOTE, "1")]).view()
+    assert ww.resolve_day([], banned, SW) != [] and rs._ENFRANCHISED[0] is view.alive_players()
+    uses = [use("p05", ww.VOTE, "p00"), use("p06", ww.VOTE, "p01"), use("p07", ww.VOTE, "p01")]
+    assert events(ww.resolve_vote(uses, banned, SW)) == [(ww.VOTE_TIED, "", "", False)]  # p06's not counted
+    assert events(ww.resolve_vote(uses, view, SW)) == [(ww.ELIMINATE, "", "p01", False)]
+
+
+def test_each_players_first_use_of_a_skill_is_kept_in_submission_order() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        uses = [
+            use(rng.choice(("p00", "p01", "p02")), rng.choice((ww.KILL, ww.CHECK)), rng.choice(("p03", "p04")))
+            for _ in range(rng.randint(0, 6))
+        ]
+        firsts: dict[str, hr.SkillUse] = {}
+        for u in uses:
+            if u.skill == ww.KILL:
+                firsts.setdefault(u.player_id, u)
+        assert rs.first_uses(uses, ww.KILL) == firsts
+        assert list(rs.first_uses(uses, ww.KILL)) == list(firsts)  # in submission order
+        assert rs._firsts(uses, ww.KILL) == list(firsts.values())
+
+
 def test_R13_resolvers_mapping_binds_the_switches() -> None:
     table = ww.resolvers(ww.Switches(guard_can_protect_self=False))
     effects = list(table[ww.NIGHT_GUARD]([use("p04", ww.PROTECT, "p04")], town().view()) or ())
@@ -410,8 +491,9 @@ def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> N
     top = max(tally.values(), default=0)
     want = ([t for t in sorted(tally) if tally[t] == top], ",".join(f"{t}:{tally[t]}" for t in sorted(tally)), top)
     given = list(cast)
-    assert rs._count(given) == want
-    assert given == sorted(cast)  # sorted in place, whatever the size
+    leaders, top = rs._count(given)
+    assert given == sorted(cast)  # sorted in place, whatever the size: what the tally reads
+    assert (leaders, rs._tally(given), top) == want
 
 
 @pytest.mark.parametrize("per_round", [False, True])
@@ -444,11 +526,20 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
     assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
     assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
     assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
+    for key in (ww.VAR_PROTECTED, ww.VAR_SAVED, ww.VAR_POISONED):
+        for pid in ("p01", "p02"):
+            assert rs._marked(pid, key) == hr.set_var(hr.ROUND.of(pid), key, hr.VAR_PRESENT)
+            assert rs._marked(pid, key) is rs._marked(pid, key)
+    for pid in ("p01", "p02"):
+        assert rs._kill_target(pid) == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, pid)
+        assert rs._kill_target(pid) is rs._kill_target(pid)
     monkeypatch.setattr(rs, "_MAX_KEPT", 0)  # full: built afresh, not kept (pure build: compiled inlines it)
     assert ww.death("p98", ww.SHOOT, ww.DAY_LAST_ACTION)[1] == hr.set_var(
         hr.GAME.of("p98"), ww.VAR_DEATH_CAUSE, ww.SHOOT
     )
     assert rs._event(ww.SKIP, "p98") == hr.event(ww.SKIP, "p98")
+    assert rs._marked("p98", ww.VAR_SAVED) == hr.set_var(hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT)
+    assert rs._kill_target("p98") == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, "p98")
 
 
 def test_a_dawn_announces_each_list_of_the_dead_and_a_peaceful_dawn_alike() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import hiddenrole as hr
@@ -37,6 +39,11 @@ def test_R14_evil_wins_when_good_players_outside_every_category_are_gone() -> No
     assert ww.check_victory(b.view(), ww.SIDE_WIPE) == (ww.EVIL,)
     alive = board(player("p00", ww.WEREWOLF), hr.seat("p01", "HERMIT", True, ww.camp_vars(ww.GOOD)))
     assert ww.check_victory(alive.view(), ww.SIDE_WIPE) is None
+    # ... and never stands for a category: the villagers are wiped out though the hermit lives.
+    hermit = hr.seat("p02", "HERMIT", True, ww.camp_vars(ww.GOOD))
+    no_villager = board(player("p00", ww.WEREWOLF), player("p01", ww.VILLAGER, alive=False), hermit)
+    assert ww.check_victory(no_villager.view(), ww.SIDE_WIPE) == (ww.EVIL,)
+    assert ww.Victory(ww.SIDE_WIPE).check_victory(no_villager.view()) == (ww.EVIL,)
 
 
 def test_R14_good_wins_first_when_both_sides_are_gone() -> None:
@@ -151,3 +158,28 @@ def test_R16_the_bound_checker_follows_writes_to_one_board() -> None:
         answers.append(checker.check_victory(view))
         assert answers[-1] == ww.check_victory(view)
     assert answers == [None, None, (ww.EVIL,), None, None, None, None, (ww.GOOD,)]
+
+
+@pytest.mark.parametrize("mode", [ww.SIDE_WIPE, ww.TOWN_WIPE])
+def test_R16_the_bound_checker_agrees_with_the_census_through_random_deaths_and_turns(mode: str) -> None:
+    """Deaths, returns to life and camp/category changes, one or several per step, in random order:
+    the kept census answers as a fresh one at every step."""
+    rng = random.Random(16)
+    roles = (ww.WEREWOLF, ww.WEREWOLF, ww.SEER, ww.WITCH, ww.VILLAGER, ww.VILLAGER, ww.VILLAGER, "JESTER")
+    camps = [ww.camp_vars(ww.EVIL, ww.WOLF), ww.camp_vars(ww.GOOD, ww.GOD), ww.camp_vars(ww.GOOD, ww.VILLAGER)]
+    camps += [ww.camp_vars(ww.GOOD), {}]
+    for _ in range(40):
+        checker = ww.Victory(mode)
+        b = board(*(player(f"p{i:02d}", r) for i, r in enumerate(roles)))
+        for _ in range(12):
+            writes: list[hr.Effect] = []
+            for _ in range(rng.randint(1, 3)):
+                pid = f"p{rng.randrange(len(roles)):02d}"
+                if rng.random() < 0.8:
+                    writes.append(hr.set_alive(pid, rng.random() < 0.3))
+                else:
+                    for key in (hr.VAR_CAMP, ww.VAR_CATEGORY):
+                        writes.append(hr.set_var(hr.GAME.of(pid), key, rng.choice(camps).get(key, "")))
+            b = b.apply(writes)
+            view = b.view()
+            assert checker.check_victory(view) == ww.check_victory(view, mode)

@@ -13,7 +13,6 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .shuffling import shuffle
 from .vocab import BOX_COPIES, ROLES
 
 __all__ = ["MIN_PLAYERS", "CENTER_SIZE", "check_players", "check_cards", "check_deck", "shuffled"]
@@ -90,8 +89,6 @@ def shuffled(deck: Iterable[object], players: object, seed: object) -> list[hr.R
         known = tuple(sorted(checked))
         if len(_SORTED) < MAX_CHECKED_DECKS:
             _SORTED[checked] = known
-    cards = list(known)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
-    shuffle(cards, seed)  # random.Random(seed).shuffle's draws, compiled
-    return cards
+    return hr.shuffled(known, seed)  # random.Random(seed).shuffle's draws, compiled

@@ -291,7 +291,7 @@ def new_game(
     """
     # What ``deal`` gives, seated at once (one lock round trip, not one per seat), without the dict;
     # a preset's cards are known good and skip the card checks.
-    deck = shuffle_deck(list(board(players)), seed) if isinstance(players, int) else shuffled(players, seed)
+    deck = shuffle_deck(board(players), seed) if isinstance(players, int) else shuffled(players, seed)
     seats = zip(seat_ids(len(deck)), deck, strict=True)
     engine = hr.Engine(rules(switches, extensions=extensions, extra_interceptors=extra_interceptors))
     engine.add_players(seats)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
@@ -77,10 +76,10 @@ def shuffled(cards: Sequence[str], seed: int) -> list[str]:
     return shuffle_deck(deck, seed)
 
 
-def shuffle_deck(deck: list[str], seed: int) -> list[str]:
-    """``deck`` shuffled in place with ``random.Random(seed)``, and returned: a preset board's
-    cards need none of :func:`shuffled`'s checks (an ABC test and a pass over the cards)."""
+def shuffle_deck(deck: Sequence[str], seed: int) -> list[str]:
+    """``deck`` shuffled as ``random.Random(seed).shuffle`` would (:func:`hiddenrole.shuffled`, its
+    draws compiled), as a new list: a preset board's cards need none of :func:`shuffled`'s checks
+    (an ABC test and a pass over the cards)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise hr.InvalidArgument(f"seed must be an int, got {seed!r}")
-    random.Random(seed).shuffle(deck)
-    return deck
+    return hr.shuffled(deck, seed)

@@ -35,7 +35,6 @@ from .vocab import (
     PROTECT,
     SAVE,
     SHOOT,
-    SKIP,
     SPEECH_ENDED,
     VAR_ANTIDOTE,
     VAR_DEATH_CAUSE,
@@ -118,13 +117,17 @@ def first_uses(uses: Sequence[hr.SkillUse], skill: str) -> dict[str, hr.SkillUse
 
 def _firsts(uses: Sequence[hr.SkillUse], skill: str) -> list[hr.SkillUse]:
     """:func:`first_uses`' submissions, as a list: what the resolvers iterate (a night has one or two
-    actors per skill: a list searched, no dict built per call)."""
+    actors per skill: the list itself searched, comparing ids, with no dict nor list of ids built per
+    call; compiled, ``in`` on a list is a generic search, a string comparison is not)."""
     out: list[hr.SkillUse] = []
-    seen: list[str] = []
     for u in uses:
+        if u.skill != skill:
+            continue
         pid = u.player_id
-        if u.skill == skill and pid not in seen:
-            seen.append(pid)
+        for kept in out:
+            if kept.player_id == pid:
+                break
+        else:
             out.append(u)
     return out
 
@@ -190,9 +193,32 @@ def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
     return got
 
 
+_MARKS: Final[dict[tuple[str, str], hr.Effect]] = {}
+_KILL_TARGETS: Final[dict[str, hr.Effect]] = {}
+
+
+def _marked(player_id: str, key: str) -> hr.Effect:
+    """``hr.set_var(hr.ROUND.of(player_id), key, hr.VAR_PRESENT)``, kept (:func:`_keep`): tonight's
+    marker on a seat (protected, saved, poisoned; a table has a few of each)."""
+    k = (player_id, key)
+    got = _MARKS.get(k)
+    if got is None:
+        got = _keep(_MARKS, k, hr.set_var(_owned(True, player_id), key, hr.VAR_PRESENT))
+    return got
+
+
+def _kill_target(victim: str) -> hr.Effect:
+    """``hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)``, kept (:func:`_keep`): the wolves' victim
+    recorded (one value per seat)."""
+    got = _KILL_TARGETS.get(victim)
+    if got is None:
+        got = _keep(_KILL_TARGETS, victim, hr.set_var(_ROUND, VAR_KILL_TARGET, victim))
+    return got
+
+
 def night_kill_target(view: hr.GameView) -> str:
     """Tonight's victim as the wolves chose it (god view), ``""`` if none."""
-    return view.var(hr.ROUND, VAR_KILL_TARGET)
+    return view.var(_ROUND, VAR_KILL_TARGET)
 
 
 def cell(values: Mapping[str, str], key: str) -> str:
@@ -203,6 +229,8 @@ def cell(values: Mapping[str, str], key: str) -> str:
 
 
 _tuple_new: Final = tuple.__new__
+_GAME: Final = hr.GAME  # compiled: a C static (``hr.GAME`` is a module attribute read per use)
+_ROUND: Final = hr.ROUND  # likewise
 _VAR_SCOPE: Final = hr.VarScope  # compiled: a C static (``hr.VarScope`` is a module attribute read per call)
 _EFFECT: Final = hr.Effect  # likewise
 _PROXY: Final = MappingProxyType  # likewise (an imported class is a module-dict lookup per read)
@@ -234,9 +262,7 @@ def _refused(kind: str, source: str, target: str, reason: str, data: Mapping[str
     """``hr.event(kind, source, target, data).cancel(reason)``, the same value built as one tuple
     (in :class:`hiddenrole.Effect`'s field order): ``cancel`` is a method of the NamedTuple, a
     Python-level call that slices and rebuilds the event, several times the cost of building it."""
-    return _tuple_new(
-        _EFFECT, (kind, source, target, data, True, reason, "", False, hr.GAME, "", "", (), "", _EMPTY, ())
-    )
+    return _tuple_new(_EFFECT, (kind, source, target, data, True, reason, "", False, _GAME, "", "", (), "", _EMPTY, ()))
 
 
 def _numeral(n: int) -> str:
@@ -244,30 +270,29 @@ def _numeral(n: int) -> str:
     return _NUMERALS[n] if 0 <= n < _NUMERAL_COUNT else str(n)
 
 
-def _count(cast: list[str]) -> tuple[list[str], str, int]:
-    """The most-voted targets, sorted; the tally as text (``t:n`` by target, comma-separated); the top count.
+def _count(cast: list[str]) -> tuple[list[str], int]:
+    """The most-voted targets, sorted, and the top count; ``cast`` (one entry per counted ballot, its
+    target) is sorted in place, for :func:`_tally`.
 
-    ``cast`` holds one entry per counted ballot, its target; it is sorted in place and counted by
-    runs of equal targets: one sort serves the leaders and the text, with no dict of counts to
-    fill and read back (compiled, each dict step is a generic call, a list append and a string
-    comparison are not). The text is joined once from its pieces (compiled, an f-string per
-    target cost more: each is a generic native build of a new string). One or two ballots (a
+    Counted by runs of equal targets in the sorted list, with no dict of counts to fill and read
+    back (compiled, each dict step is a generic call, a list append and a string comparison are
+    not). The tally's text is :func:`_tally`'s, apart: a tied day vote never shows it (two in five
+    day votes in a random game), and a join is most of a count's cost. One or two ballots (a
     fifth of the counts in a random game: a thinned pack, a late vote) are answered without the
-    sort and the join, whose fixed cost is most of a small count's."""
+    sort, whose fixed cost is most of a small count's."""
     n = len(cast)
     if n == 1:
-        return [cast[0]], cast[0] + ":1", 1
+        return [cast[0]], 1
     if n == 2:
         a, b = cast[0], cast[1]
         if a == b:
-            return [a], a + ":2", 2
+            return [a], 2
         if b < a:
             a, b = b, a
             cast[0], cast[1] = a, b  # sorted in place, as the general way leaves it
-        return [a, b], a + ":1," + b + ":1", 1
+        return [a, b], 1
     cast.sort()
     leaders: list[str] = []
-    pieces: list[str] = []
     top = 0
     i = 0
     while i < n:
@@ -276,18 +301,41 @@ def _count(cast: list[str]) -> tuple[list[str], str, int]:
         while j < n and cast[j] == t:
             j += 1
         votes = j - i
-        if pieces:
-            pieces.append(",")
-        pieces.append(t)
-        pieces.append(":")
-        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
         if votes > top:
             top = votes
             leaders = [t]
         elif votes == top:
             leaders.append(t)
         i = j
-    return leaders, "".join(pieces), top
+    return leaders, top
+
+
+def _tally(ordered: list[str]) -> str:
+    """The tally of ``ordered`` (the ballots' targets, sorted: as :func:`_count` leaves them) as text:
+    ``t:n`` by target, comma-separated. Joined once from its pieces (compiled, an f-string per
+    target cost more: each is a generic native build of a new string); one or two ballots by
+    concatenation."""
+    n = len(ordered)
+    if n == 1:
+        return ordered[0] + ":1"
+    if n == 2:
+        a, b = ordered[0], ordered[1]
+        return a + ":2" if a == b else a + ":1," + b + ":1"
+    pieces: list[str] = []
+    i = 0
+    while i < n:
+        t = ordered[i]
+        j = i + 1
+        while j < n and ordered[j] == t:
+            j += 1
+        votes = j - i
+        if pieces:
+            pieces.append(",")
+        pieces.append(t)
+        pieces.append(":")
+        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
+        i = j
+    return "".join(pieces)
 
 
 def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
@@ -312,7 +360,7 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out.append(_event(PROTECT, gid, target))
-        out.append(hr.set_var(_owned(True, target), VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(_marked(target, VAR_PROTECTED))
         out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
         out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
@@ -331,12 +379,12 @@ def resolve_wolves(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches)
             t = targets[0]
             if t:
                 cast.append(t)
-    leaders, text, _ = _count(cast)
-    data = _PROXY({"tally": text})
+    leaders, _ = _count(cast)
+    data = _PROXY({"tally": _tally(cast)})
     if len(leaders) != 1:
         return [_refused(KILL, "", "", WOLVES_TIED if leaders else NO_VOTES, data)]
     victim = leaders[0]
-    return [hr.event(KILL, target=victim, data=data), hr.set_var(hr.ROUND, VAR_KILL_TARGET, victim)]
+    return [hr.event(KILL, target=victim, data=data), _kill_target(victim)]
 
 
 def _antidote_refusal(wid: str, target: str, held: Mapping[str, str], victim: str, drank: bool, sw: Switches) -> str:
@@ -373,6 +421,11 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
     Only a potion actually consumed blocks the other one (unless both are allowed).
     A successful poison tells nobody but the witch; the death is announced at dawn.
     """
+    for u in uses:
+        if u.skill == ANTIDOTE or u.skill == POISON:
+            break
+    else:  # no potion tonight (most nights): none of the lists below, nor the victim, needed
+        return []
     out: list[hr.Effect] = []
     # Who has used each potion, and who drank one: lists, not sets of pairs (a night has a witch or
     # two: no set or key tuple built per call).
@@ -408,7 +461,7 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             continue
         out.append(_event(kind, wid, target))
         out.append(hr.set_var(_owned(False, wid), potion, ""))
-        out.append(hr.set_var(_owned(True, target), mark, hr.VAR_PRESENT))
+        out.append(_marked(target, mark))
         drank.append(wid)
     return out
 
@@ -533,14 +586,15 @@ def resolve_last_action(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Swit
     out: list[hr.Effect] = []
     done: list[str] = []  # a list: one or two actors, no set built per call
     for u in uses:
-        if u.player_id in done or u.skill not in (SHOOT, SKIP):
+        # hr.SKIP: a literal compiled code inlines (vocab's alias of it is a module-dict lookup per read).
+        if u.player_id in done or u.skill not in (SHOOT, hr.SKIP):
             continue
         done.append(u.player_id)
         actor = view.player(u.player_id)
         if actor is None:
             continue
-        if u.skill == SKIP:
-            out.append(_event(SKIP, actor.id))
+        if u.skill == hr.SKIP:
+            out.append(_event(hr.SKIP, actor.id))
             continue
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         named = targets[0] if targets else ""
@@ -559,6 +613,16 @@ def _banned(values: Mapping[str, str]) -> bool:
     return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
 
 
+_ENFRANCHISED: Final[list[tuple[hr.PlayerInfo, ...]]] = [()]
+"""The living records :func:`resolve_day` last found nobody banned among (one slot, by identity).
+
+The tuple is kept here, so its identity cannot pass to another value, and records never change:
+while a vote's living is this same tuple (the usual day: nothing is written between the day's end
+and the vote's; ``GameView.alive_players`` is the same tuple until a record changes), no voter has
+lost the vote and the vote reads no ban (compiled, a generic call per voter). Replaced as one
+reference: another game's day only makes this one's vote read the bans again."""
+
+
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
@@ -567,6 +631,7 @@ def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) ->
         if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
             break
     else:
+        _ENFRANCHISED[0] = living
         return []
     return [hr.set_actors(VOTE, *[p.id for p in living if not _banned(p.vars)])]
 
@@ -599,6 +664,75 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
 
     Ballots are public, as on a real table. There is no run-off vote.
     """
+    # The counted ballots in voter order, as the pieces of "voter>target,..." (appends, joined once:
+    # an f-string per ballot cost more): voter ``k``'s id is ``pieces[4 * k]``, its target
+    # ``pieces[4 * k + 2]``; and their targets alone, to count.
+    pieces: list[str] = []
+    cast: list[str] = []
+    if not _ballots_in_seat_order(uses, view.alive_players(), pieces, cast):
+        pieces.clear()
+        cast.clear()
+        _ballots(uses, view.alive_players(), pieces, cast)
+    text = "".join(pieces)
+    leaders, top = _count(cast)  # sorts ``cast``: the ballots' order is kept in ``pieces``
+    if len(leaders) != 1:
+        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
+    out = leaders[0]
+    named: list[str] = []
+    for k in range(0, len(pieces), 4):
+        if pieces[k + 2] == out:
+            named.append(pieces[k])
+    data = {"ballots": text, "tally": _tally(cast), "voters": ",".join(named), "votes": _numeral(top)}
+    effects = [hr.event(ELIMINATE, target=out, data=_PROXY(data))]
+    _die(effects, out, VOTE, DAY_LAST_ACTION)
+    return effects
+
+
+def _count_ballot(pieces: list[str], cast: list[str], voter: str, target: str) -> None:
+    """One counted ballot appended to :func:`resolve_vote`'s lists."""
+    if pieces:
+        pieces.append(",")
+    pieces.append(voter)
+    pieces.append(">")
+    pieces.append(target)
+    cast.append(target)
+
+
+def _ballots_in_seat_order(
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+) -> bool:
+    """:func:`_ballots` for the usual day, False (the lists part filled) for any other: when every
+    ballot's voter is living and comes after the previous ballot's in seat order (each seat votes
+    once, in turn), each ballot is its voter's first and the ballots are already in voter order,
+    so they are counted as they come, matched to their records by walking the living once (no
+    dict of first ballots to fill and read back: compiled, each step is a generic call)."""
+    n = len(living)
+    j = 0
+    bans = living is not _ENFRANCHISED[0]  # the day found nobody banned among these very records
+    for u in uses:
+        if u.skill != VOTE:
+            continue
+        voter = u.player_id
+        while j < n and living[j].id != voter:
+            j += 1
+        if j == n:  # not living, or not after the previous voter: the general way
+            return False
+        values = living[j].vars  # :func:`_banned`, inline: once per voter
+        j += 1
+        targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
+        if not targets or not targets[0]:
+            continue
+        if bans and VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # not ``get``: see :func:`cell`
+            continue
+        _count_ballot(pieces, cast, voter, targets[0])
+    return True
+
+
+def _ballots(
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+) -> None:
+    """The counted ballots, in voter (id) order: each living voter's first VOTE, if it names a
+    target and the voter has not lost the vote (the dead's are not counted)."""
     firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
     for u in uses:
         if u.skill == VOTE:
@@ -606,38 +740,13 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
             if voter not in firsts:
                 targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
                 firsts[voter] = targets[0] if targets else ""
-    # The counted ballots in voter order, in parallel lists filled in one pass: who, for whom, and
-    # the pieces of "voter>target,..." (appends, joined once: an f-string per ballot cost more).
-    # The living are in id order, so the ballots need no sort, and the dead's are not counted.
-    voters: list[str] = []
-    cast: list[str] = []
-    pieces: list[str] = []
-    if firsts:
-        for p in view.alive_players():
-            v = p.id
-            t = firsts.get(v)
-            if not t:
-                continue
-            values = p.vars  # :func:`_banned`, inline: once per voter
-            if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
-                continue
-            if pieces:
-                pieces.append(",")
-            voters.append(v)
-            cast.append(t)
-            pieces.append(v)
-            pieces.append(">")
-            pieces.append(t)
-    text = "".join(pieces)
-    leaders, counted, top = _count(list(cast))  # a copy: ``cast`` stays in voter order, read below
-    if len(leaders) != 1:
-        return [hr.event(VOTE_TIED, data=_PROXY({"ballots": text, "between": ",".join(leaders)}))]
-    out = leaders[0]
-    named = [voters[i] for i in range(len(cast)) if cast[i] == out]
-    data = {"ballots": text, "tally": counted, "voters": ",".join(named), "votes": _numeral(top)}
-    effects = [hr.event(ELIMINATE, target=out, data=_PROXY(data))]
-    _die(effects, out, VOTE, DAY_LAST_ACTION)
-    return effects
+    if not firsts:
+        return
+    for p in living:  # the living are in id order: the ballots need no sort
+        v = p.id
+        t = firsts.get(v)
+        if t and not _banned(p.vars):
+            _count_ballot(pieces, cast, v, t)
 
 
 _TABLE: dict[str, Callable[[Sequence[hr.SkillUse], hr.GameView, Switches], list[hr.Effect]]] = {

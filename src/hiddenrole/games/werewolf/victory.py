@@ -28,15 +28,23 @@ _OTHER_GOOD: Final = 4
 
 
 def _seat_kind(cell: Mapping[str, str]) -> int:
-    """What a seat with these variables counts for: read with ``in`` and ``[]`` (compiled, ``get``
-    on a read-only map is a method call that calls the dict's in turn)."""
+    """What a seat with these variables counts for: read with ``[]``, a missing cell caught
+    (compiled, ``get`` on a read-only map is a method call that calls the dict's in turn, and an
+    ``in`` test first is a second generic call: every seat of the preset roles has its camp, every
+    good one its category, so the miss, costly, is a custom role's)."""
     # hr.VAR_CAMP: a literal compiled code inlines (vocab's alias of it is a name looked up per read).
-    camp = cell[hr.VAR_CAMP] if hr.VAR_CAMP in cell else ""  # noqa: SIM401
+    try:
+        camp = cell[hr.VAR_CAMP]
+    except KeyError:
+        return _UNCOUNTED
     if camp == EVIL:
         return _WOLF
     if camp != GOOD:
         return _UNCOUNTED
-    category = cell[VAR_CATEGORY] if VAR_CATEGORY in cell else ""  # noqa: SIM401
+    try:
+        category = cell[VAR_CATEGORY]
+    except KeyError:
+        return _OTHER_GOOD
     if category == GOD:
         return _GOD
     return _VILLAGER if category == VILLAGER else _OTHER_GOOD
