@@ -410,21 +410,6 @@ def test_R13_every_ballot_order_counts_as_written() -> None:
                 rng.randint(0, len(uses)), use(rng.choice(seats), rng.choice((ww.VOTE, ww.SKIP)), rng.choice(seats))
             )
         assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
-        # After the day's resolver saw these very records (a vote reads no ban if it found none).
-        view = b.view()
-        ww.resolve_day([], view, SW)
-        assert ww.resolve_vote(uses, view, SW) == _vote_as_written(uses, view), uses
-
-
-def test_a_vote_reads_no_ban_only_among_the_records_the_day_found_none_in() -> None:
-    b = town(phase=ww.VOTE)
-    view = b.view()
-    assert ww.resolve_day([], view, SW) == [] and rs._ENFRANCHISED[0] is view.alive_players()
-    banned = b.apply([hr.set_var(hr.GAME.of("p06"), ww.VAR_NO_VOTE, "1")]).view()
-    assert ww.resolve_day([], banned, SW) != [] and rs._ENFRANCHISED[0] is view.alive_players()
-    uses = [use("p05", ww.VOTE, "p00"), use("p06", ww.VOTE, "p01"), use("p07", ww.VOTE, "p01")]
-    assert events(ww.resolve_vote(uses, banned, SW)) == [(ww.VOTE_TIED, "", "", False)]  # p06's not counted
-    assert events(ww.resolve_vote(uses, view, SW)) == [(ww.ELIMINATE, "", "p01", False)]
 
 
 def test_each_players_first_use_of_a_skill_is_kept_in_submission_order() -> None:

@@ -613,16 +613,6 @@ def _banned(values: Mapping[str, str]) -> bool:
     return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
 
 
-_ENFRANCHISED: Final[list[tuple[hr.PlayerInfo, ...]]] = [()]
-"""The living records :func:`resolve_day` last found nobody banned among (one slot, by identity).
-
-The tuple is kept here, so its identity cannot pass to another value, and records never change:
-while a vote's living is this same tuple (the usual day: nothing is written between the day's end
-and the vote's; ``GameView.alive_players`` is the same tuple until a record changes), no voter has
-lost the vote and the vote reads no ban (compiled, a generic call per voter). Replaced as one
-reference: another game's day only makes this one's vote read the bans again."""
-
-
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
@@ -631,7 +621,6 @@ def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) ->
         if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
             break
     else:
-        _ENFRANCHISED[0] = living
         return []
     return [hr.set_actors(VOTE, *[p.id for p in living if not _banned(p.vars)])]
 
@@ -708,7 +697,6 @@ def _ballots_in_seat_order(
     dict of first ballots to fill and read back: compiled, each step is a generic call)."""
     n = len(living)
     j = 0
-    bans = living is not _ENFRANCHISED[0]  # the day found nobody banned among these very records
     for u in uses:
         if u.skill != VOTE:
             continue
@@ -722,7 +710,7 @@ def _ballots_in_seat_order(
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
         if not targets or not targets[0]:
             continue
-        if bans and VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # not ``get``: see :func:`cell`
+        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
             continue
         _count_ballot(pieces, cast, voter, targets[0])
     return True
