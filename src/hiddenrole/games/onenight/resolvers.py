@@ -68,8 +68,6 @@ __all__ = [
 DEFAULT_DRUNK_SLOT = CENTER_SLOTS[0]
 """The centre card a drunk who made no choice ends up with: the swap is compulsory."""
 
-_Slot = tuple[str, str]  # ("player", id) or ("center", slot)
-
 # Event payloads are built as one read-only map with its keys in sorted order (what a chain of
 # ``Effect.with_data`` calls produces): one map per event instead of one copy per entry.
 
@@ -106,6 +104,15 @@ def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> d
         if u[1] in wanted and pid not in out:
             out[pid] = u
     return out
+
+
+def _first_use(uses: Sequence[hr.SkillUse], actor: str, skills: frozenset[hr.SkillType]) -> hr.SkillUse | None:
+    """``first_uses(uses, skills).get(actor)`` for one actor: a night step has one actor (one card
+    of each night role in the box), whose first use is found without a dict of everyone's."""
+    for u in uses:
+        if u[0] == actor and u[1] in skills:  # by position: compiled, an attribute read is a generic lookup
+            return u
+    return None
 
 
 _PEEK: Final = frozenset((PEEK,))
@@ -244,7 +251,8 @@ class _Cards:
     though the board only changes when the phase's effects are applied. Changed centre
     slots and seats are kept apart, keyed by name: written back centre slots first, then
     seats, each sorted by name (the order of the ``(kind, name)`` slots sorted), and a list
-    of plain strings sorts much faster than one of nested tuples.
+    of plain strings sorts much faster than one of nested tuples. Seats and slots have a
+    method each, so no ``(kind, name)`` pair is built per read.
     """
 
     __slots__ = ("_center", "_seats", "_view")
@@ -254,23 +262,25 @@ class _Cards:
         self._center: dict[str, hr.RoleType] = {}
         self._seats: dict[str, hr.RoleType] = {}
 
-    def _changed(self, kind: str) -> dict[str, hr.RoleType]:
-        return self._seats if kind == "player" else self._center
+    def seat(self, player_id: str) -> hr.RoleType:
+        got = self._seats.get(player_id)
+        return got if got is not None else held_card(self._view, player_id)
 
-    def get(self, slot: _Slot) -> hr.RoleType:
-        kind, name = slot
-        got = self._changed(kind).get(name)
-        if got is not None:
-            return got
-        return held_card(self._view, name) if kind == "player" else center_card(self._view, name)
+    def swap_seats(self, a: str, b: str) -> None:
+        ca, cb = self.seat(a), self.seat(b)
+        seats = self._seats
+        seats[a] = cb
+        seats[b] = ca
 
-    def swap(self, a: _Slot, b: _Slot) -> None:
-        ca, cb = self.get(a), self.get(b)
-        self._changed(a[0])[a[1]] = cb
-        self._changed(b[0])[b[1]] = ca
+    def swap_with_center(self, player_id: str, slot: str) -> None:
+        mine = self.seat(player_id)
+        center = self._center
+        got = center.get(slot)
+        self._seats[player_id] = got if got is not None else center_card(self._view, slot)
+        center[slot] = mine
 
-    def effects(self) -> list[hr.Effect]:
-        out: list[hr.Effect] = []
+    def write_back(self, out: list[hr.Effect]) -> list[hr.Effect]:
+        """``out`` with the changed cards' writes appended (after the phase's events)."""
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
             for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
@@ -292,14 +302,6 @@ def _sorted_keys(d: dict[str, _V]) -> list[str]:
     return keys
 
 
-def _player(name: str) -> _Slot:
-    return ("player", name)
-
-
-def _center(slot: str) -> _Slot:
-    return ("center", slot)
-
-
 def _is_other_player(view: hr.GameView, actor: str, target: str) -> bool:
     return target != actor and view.player(target) is not None
 
@@ -311,11 +313,16 @@ def resolve_nothing(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
 
 def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """A lone werewolf (exactly one dealt to a player) may look at one centre card."""
-    wolves = dealt(view, WEREWOLF)
-    if len(wolves) != 1:
+    # The seats read once (what ``dealt`` gives, without its tuple): each resolver below the same.
+    wolves = 0
+    wolf = ""
+    for p in view.all_players():
+        if p[1] == WEREWOLF:  # ``p[1]``, ``p[0]``: compiled, tuple reads (``.role``, ``.id`` are generic lookups)
+            wolves += 1
+            wolf = p[0]
+    if wolves != 1:
         return []
-    wolf = wolves[0]
-    use = first_uses(uses, _PEEK).get(wolf)
+    use = _first_use(uses, wolf, _PEEK)
     if use is None:
         return []
     targets = use[2]
@@ -331,10 +338,12 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The seer looks at one other player's card or at two different centre cards."""
-    firsts = first_uses(uses, _SEER_SKILLS)
     out: list[hr.Effect] = []
-    for seer in dealt(view, SEER):
-        use = firsts.get(seer)
+    for p in view.all_players():
+        if p[1] != SEER:
+            continue
+        seer = p[0]
+        use = _first_use(uses, seer, _SEER_SKILLS)
         if use is None:
             continue
         skill = use[1]
@@ -367,33 +376,37 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
     The robber also knows the victim now holds the card the robber gave away.
     """
-    firsts = first_uses(uses, _ROB)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for robber in dealt(view, ROBBER):
-        use = firsts.get(robber)
+    for p in view.all_players():
+        if p[1] != ROBBER:
+            continue
+        robber = p[0]
+        use = _first_use(uses, robber, _ROB)
         if use is None:
             continue
         targets = use[2]
         if len(targets) != 1 or not _is_other_player(view, robber, targets[0]):
             continue
         victim = targets[0]
-        given = cards.get(_player(robber))
-        cards.swap(_player(robber), _player(victim))
-        got = cards.get(_player(robber))
+        given = cards.seat(robber)
+        cards.swap_seats(robber, victim)
+        got = cards.seat(robber)
         out.append(_told(ROBBED, robber, victim, "card", got))
         out.append(_write(robber, LEARN_SELF, got))
         out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
-    return out + cards.effects()
+    return cards.write_back(out)
 
 
 def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The troublemaker swaps two other players' cards; nobody looks, nobody is told."""
-    firsts = first_uses(uses, _MEDDLE)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for tm in dealt(view, TROUBLEMAKER):
-        use = firsts.get(tm)
+    for p in view.all_players():
+        if p[1] != TROUBLEMAKER:
+            continue
+        tm = p[0]
+        use = _first_use(uses, tm, _MEDDLE)
         if use is None:
             continue
         targets = use[2]
@@ -402,9 +415,9 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
         a, b = targets
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
-        cards.swap(_player(a), _player(b))
+        cards.swap_seats(a, b)
         out.append(_told(MEDDLED, tm, a, "with", b))
-    return out + cards.effects()
+    return cards.write_back(out)
 
 
 def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -413,26 +426,31 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     The swap is compulsory: a drunk who chose nothing (or nothing valid) takes
     :data:`DEFAULT_DRUNK_SLOT`, as a moderator would hand them a card.
     """
-    firsts = first_uses(uses, _DRINK)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for drunk in dealt(view, DRUNK):
-        use = firsts.get(drunk)
+    for p in view.all_players():
+        if p[1] != DRUNK:
+            continue
+        drunk = p[0]
+        use = _first_use(uses, drunk, _DRINK)
         targets = () if use is None else use[2]
         chosen = len(targets) == 1 and targets[0] in CENTER_SLOTS
         slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
-        cards.swap(_player(drunk), _center(slot))
+        cards.swap_with_center(drunk, slot)
         if chosen:
             out.append(_told(DRUNK_SWAP, drunk, "", "center", slot))
         else:
             out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType({"center": slot, "default": "1"})))
-    return out + cards.effects()
+    return cards.write_back(out)
 
 
 def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Every dealt insomniac wakes last and sees the card they hold now."""
     out: list[hr.Effect] = []
-    for pid in dealt(view, INSOMNIAC):
+    for p in view.all_players():
+        if p[1] != INSOMNIAC:
+            continue
+        pid = p[0]
         card = held_card(view, pid)
         out.append(_told(INSOMNIA, pid, "", "card", card))
         out.append(_write(pid, LEARN_SELF, card))
@@ -450,18 +468,13 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     # Each voter's first vote (first_uses: later ones are ignored, even when the first counts for
     # nothing), counted in voter order in one pass: its event, and the tally.
     firsts = first_uses(uses, _VOTE)
-    votes: dict[str, str] = {}  # the counted votes, by voter
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
     for voter in _sorted_keys(firsts):
-        targets = firsts[voter][2]  # by position: compiled, an attribute read is a generic lookup
-        if len(targets) != 1:
+        t = _counted_vote(view, voter, firsts[voter])
+        if not t:
             continue
-        target = view.player(targets[0])
-        if target is None or target[0] == voter or not target[2]:  # not another living player
-            continue
-        t = votes[voter] = target[0]
         out.append(_voted(voter, t))
         n = tally[t] + 1 if t in tally else 1
         tally[t] = n
@@ -479,10 +492,26 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
-        shot = votes.get(p, "")
-        if held_card(view, p) == HUNTER and shot and shot not in killed:
+        if held_card(view, p) != HUNTER:
+            continue
+        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept).
+        use = firsts.get(p)
+        shot = "" if use is None else _counted_vote(view, p, use)
+        if shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
+
+
+def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:
+    """The player ``voter``'s first vote ``use`` counts for (``""``: none; it must name one
+    other living player)."""
+    targets = use[2]  # by position: compiled, an attribute read is a generic lookup
+    if len(targets) != 1:
+        return ""
+    target = view.player(targets[0])
+    if target is None or target[0] == voter or not target[2]:  # not another living player
+        return ""
+    return target[0]
