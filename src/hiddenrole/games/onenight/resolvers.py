@@ -92,7 +92,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
     """The card now in centre slot ``slot`` (god view)."""
-    return view.var(hr.GAME, kept(_CENTER_KEYS, center_key, slot))
+    return view.var(_GAME, kept(_CENTER_KEYS, _CENTER_KEY, slot))
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
@@ -121,9 +121,11 @@ _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
 _VOTE: Final = frozenset((VOTE,))
-_SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
-"""The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
-``hr.GAME``, which mypyc cannot type here at import."""
+_GAME: Final = hr.VarScope()
+"""``hr.GAME`` (which mypyc cannot type here at import) as this module's constant: compiled, ``hr.GAME``
+is an attribute lookup on the package at every read."""
+_SETTLED: Final = hr.set_var(_GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT)
+"""The vote's last effect, the same every game (effects are immutable: built once)."""
 
 MAX_SCOPES = 4096
 """How many values each memo of :func:`kept` remembers by default (a bound: beyond it they are built
@@ -152,11 +154,16 @@ def kept(known: dict[_K, _V], make: Callable[[_K], _V], key: _K, bound: int = MA
 def _scope(player_id: str) -> hr.VarScope:
     """``GAME.of(player_id)``, one value per seat id: scopes are immutable, and the resolvers
     write a seat's variables several times a game (a NamedTuple method call costs, compiled)."""
-    return kept(_SCOPES, _new_scope, player_id)
+    return kept(_SCOPES, _NEW_SCOPE, player_id)
 
 
 def _new_scope(player_id: str) -> hr.VarScope:
-    return hr.GAME.of(player_id)
+    return _GAME.of(player_id)
+
+
+_NEW_SCOPE: Final = _new_scope
+"""What each memo passes :func:`kept` to build a value is a constant like this one: compiled, a module's
+function named as a value is a lookup in the module's dict at every call, a constant a C static."""
 
 
 _VOTES: Final[dict[tuple[str, str], hr.Effect]] = {}
@@ -166,11 +173,14 @@ _DEATHS: Final[dict[str, hr.Effect]] = {}
 def _voted(voter: str, target: str) -> hr.Effect:
     """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
     has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
-    return kept(_VOTES, _new_voted, (voter, target))
+    return kept(_VOTES, _NEW_VOTED, (voter, target))
 
 
 def _new_voted(pair: tuple[str, str]) -> hr.Effect:
     return hr.event(VOTED, source=pair[0], target=pair[1])
+
+
+_NEW_VOTED: Final = _new_voted
 
 
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
@@ -181,20 +191,26 @@ def _write(player_id: str, key: str, value: str) -> hr.Effect:
     immutable, a table has few seats, keys and cards, and every night writes a few held cards and
     what was learned (building one checks its fields and builds a 15-field tuple: several times
     this lookup's cost)."""
-    return kept(_WRITES, _new_write, (player_id, key, value))
+    return kept(_WRITES, _NEW_WRITE, (player_id, key, value))
 
 
 def _new_write(w: tuple[str, str, str]) -> hr.Effect:
     return hr.set_var(_scope(w[0]), w[1], w[2])
 
 
+_NEW_WRITE: Final = _new_write
+
+
 def _death(player_id: str) -> hr.Effect:
     """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
-    return kept(_DEATHS, _new_death, player_id)
+    return kept(_DEATHS, _NEW_DEATH, player_id)
 
 
 def _new_death(player_id: str) -> hr.Effect:
     return hr.set_alive(player_id, False)
+
+
+_NEW_DEATH: Final = _new_death
 
 
 _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
@@ -207,7 +223,7 @@ def _told(kind: hr.EventType, source: str, target: str, field: str, value: str) 
     """``event(kind, source, target, {field: value})``, one value per distinct event: effects are
     immutable, a table has few seats, cards and counts, and every night and vote tells a few (an
     event is a tuple built, its one-field payload a dict and a read-only view of it)."""
-    return kept(_TOLD, _new_told, (kind, source, target, field, value))
+    return kept(_TOLD, _NEW_TOLD, (kind, source, target, field, value))
 
 
 def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
@@ -216,14 +232,20 @@ def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
     return hr.event(kind, source, target, data)
 
 
+_NEW_TOLD: Final = _new_told
+
+
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
     """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
     it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
-    return kept(_CARD_DATA, _new_card_data, card)
+    return kept(_CARD_DATA, _NEW_CARD_DATA, card)
 
 
 def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
     return MappingProxyType({"card": card})
+
+
+_NEW_CARD_DATA: Final = _new_card_data
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
@@ -233,11 +255,17 @@ _LAID: Final[dict[tuple[str, str], hr.Effect]] = {}
 def lay(slot: str, card: hr.RoleType) -> hr.Effect:
     """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable,
     and every game lays three centre cards (a new centre, in the setup) and moves some (the drunk)."""
-    return kept(_LAID, _new_lay, (slot, card))
+    return kept(_LAID, _NEW_LAY, (slot, card))
 
 
 def _new_lay(placed: tuple[str, str]) -> hr.Effect:
-    return hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, placed[0]), placed[1])
+    return hr.set_var(_GAME, kept(_CENTER_KEYS, _CENTER_KEY, placed[0]), placed[1])
+
+
+_NEW_LAY: Final = _new_lay
+_CENTER_KEY: Final = center_key
+_LEARN_CENTER_KEY: Final = learn_center_key
+_LEARN_PLAYER_KEY: Final = learn_player_key
 
 
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
@@ -332,7 +360,7 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _write(wolf, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
+        _write(wolf, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card),
     ]
 
 
@@ -352,7 +380,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             target = targets[0]
             card = held_card(view, target)
             out.append(_told(SEER_LOOK, seer, target, "card", card))
-            out.append(_write(seer, kept(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
+            out.append(_write(seer, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, target), card))
         elif (
             skill == SEER_CENTER
             and len(targets) == 2
@@ -364,8 +392,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             learned = []
             for slot in sorted(targets):
                 card = center_card(view, slot)
-                seen[kept(_CENTER_KEYS, center_key, slot)] = card
-                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
+                seen[kept(_CENTER_KEYS, _CENTER_KEY, slot)] = card
+                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -394,7 +422,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         got = cards.seat(robber)
         out.append(_told(ROBBED, robber, victim, "card", got))
         out.append(_write(robber, LEARN_SELF, got))
-        out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
+        out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, victim), given))
     return cards.write_back(out)
 
 
