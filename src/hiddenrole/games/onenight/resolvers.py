@@ -120,7 +120,6 @@ _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
-_VOTE: Final = frozenset((VOTE,))
 _GAME: Final = hr.VarScope()
 """``hr.GAME`` (which mypyc cannot type here at import) as this module's constant: compiled, ``hr.GAME``
 is an attribute lookup on the package at every read."""
@@ -493,14 +492,26 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
-    # Each voter's first vote (first_uses: later ones are ignored, even when the first counts for
-    # nothing), counted in voter order in one pass: its event, and the tally.
-    firsts = first_uses(uses, _VOTE)
+    # Each voter's first vote (as first_uses: later ones are ignored, even when the first counts for
+    # nothing), gathered in two lists (a list's ``in`` over a few ids is cheaper than a dict's
+    # insertions) and put in voter order if they came in another; then counted in one pass: its
+    # event, and the tally.
+    voters: list[str] = []
+    ballots: list[hr.SkillUse] = []
+    for u in uses:
+        pid = u[0]  # by position: compiled, an attribute read is a generic lookup
+        if u[1] == VOTE and pid not in voters:
+            voters.append(pid)
+            ballots.append(u)
+    if not _ascending(voters):
+        by_voter = dict(zip(voters, ballots, strict=True))
+        voters.sort()
+        ballots = [by_voter[v] for v in voters]
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for voter in _sorted_keys(firsts):
-        t = _counted_vote(view, voter, firsts[voter])
+    for i, voter in enumerate(voters):
+        t = _counted_vote(view, voter, ballots[i])
         if not t:
             continue
         out.append(_voted(voter, t))
@@ -523,14 +534,24 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if held_card(view, p) != HUNTER:
             continue
         # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept).
-        use = firsts.get(p)
-        shot = "" if use is None else _counted_vote(view, p, use)
+        shot = _counted_vote(view, p, ballots[voters.index(p)]) if p in voters else ""
         if shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
+
+
+def _ascending(ids: list[str]) -> bool:
+    """Whether ``ids`` are in strictly increasing order (as seats usually vote: in seat order; an
+    empty id takes the sort, which orders it as well)."""
+    prev = ""
+    for pid in ids:
+        if pid <= prev:
+            return False
+        prev = pid
+    return True
 
 
 def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:
