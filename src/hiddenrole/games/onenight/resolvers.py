@@ -234,6 +234,24 @@ def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
 _NEW_TOLD: Final = _new_told
 
 
+_LOOKS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, hr.Effect]]] = {}
+
+
+def _looked(kind: hr.EventType, actor: str, target: str, card: hr.RoleType, key: str) -> tuple[hr.Effect, hr.Effect]:
+    """A look at a card: the event telling ``actor`` (``{"card": card}``, about ``target``) and the
+    write of what they learned (``key`` of their own variables), one memo lookup for the two
+    (each alone is one: a key tuple built, hashed and compared)."""
+    return kept(_LOOKS, _NEW_LOOK, (kind, actor, target, card, key))
+
+
+def _new_look(t: tuple[str, str, str, str, str]) -> tuple[hr.Effect, hr.Effect]:
+    kind, actor, target, card, key = t
+    return (_told(kind, actor, target, "card", card), _write(actor, key, card))
+
+
+_NEW_LOOK: Final = _new_look
+
+
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
     """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
     it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
@@ -378,8 +396,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
             target = targets[0]
             card = held_card(view, target)
-            out.append(_told(SEER_LOOK, seer, target, "card", card))
-            out.append(_write(seer, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, target), card))
+            out.extend(_looked(SEER_LOOK, seer, target, card, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, target)))
         elif (
             skill == SEER_CENTER
             and len(targets) == 2
@@ -419,8 +436,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
         given = cards.seat(robber)
         cards.swap_seats(robber, victim)
         got = cards.seat(robber)
-        out.append(_told(ROBBED, robber, victim, "card", got))
-        out.append(_write(robber, LEARN_SELF, got))
+        out.extend(_looked(ROBBED, robber, victim, got, LEARN_SELF))
         out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, victim), given))
     return cards.write_back(out)
 
@@ -479,8 +495,7 @@ def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr
             continue
         pid = p[0]
         card = held_card(view, pid)
-        out.append(_told(INSOMNIA, pid, "", "card", card))
-        out.append(_write(pid, LEARN_SELF, card))
+        out.extend(_looked(INSOMNIA, pid, "", card, LEARN_SELF))
     return out
 
 
@@ -493,17 +508,23 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     (one level only: a player shot by the hunter shoots nobody).
     """
     # Each voter's first vote (as first_uses: later ones are ignored, even when the first counts for
-    # nothing), gathered in two lists (a list's ``in`` over a few ids is cheaper than a dict's
-    # insertions) and put in voter order if they came in another; then counted in one pass: its
-    # event, and the tally.
+    # nothing), gathered in two lists and put in voter order if they came in another; then counted
+    # in one pass: its event, and the tally. Seats usually vote in seat order: a voter after the last
+    # one is new, and only an earlier id is searched for (a list's ``in`` is a generic call, compiled).
     voters: list[str] = []
     ballots: list[hr.SkillUse] = []
+    ordered = True
     for u in uses:
-        pid = u[0]  # by position: compiled, an attribute read is a generic lookup
-        if u[1] == VOTE and pid not in voters:
-            voters.append(pid)
-            ballots.append(u)
-    if not _ascending(voters):
+        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
+            continue
+        pid = u[0]
+        if voters and (not ordered or pid <= voters[-1]):
+            if pid in voters:
+                continue
+            ordered = False
+        voters.append(pid)
+        ballots.append(u)
+    if not ordered:
         by_voter = dict(zip(voters, ballots, strict=True))
         voters.sort()
         ballots = [by_voter[v] for v in voters]
@@ -541,17 +562,6 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
-
-
-def _ascending(ids: list[str]) -> bool:
-    """Whether ``ids`` are in strictly increasing order (as seats usually vote: in seat order; an
-    empty id takes the sort, which orders it as well)."""
-    prev = ""
-    for pid in ids:
-        if pid <= prev:
-            return False
-        prev = pid
-    return True
 
 
 def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:
