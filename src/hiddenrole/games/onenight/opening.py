@@ -26,9 +26,9 @@ _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
 
-MAX_LONE_WOLVES = 1024
+MAX_LONE_WOLVES: Final = 1024
 """How many seats' lone-wolf effects :func:`_lone_wolf` remembers (a bound: beyond it they are built afresh)."""
-_LONE_WOLVES: dict[str, hr.Effect] = {}
+_LONE_WOLVES: Final[dict[str, hr.Effect]] = {}
 
 
 def _lone_wolf(player_id: str) -> hr.Effect:

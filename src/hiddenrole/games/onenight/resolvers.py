@@ -65,7 +65,7 @@ __all__ = [
     "resolve_vote",
 ]
 
-DEFAULT_DRUNK_SLOT = CENTER_SLOTS[0]
+DEFAULT_DRUNK_SLOT: Final = CENTER_SLOTS[0]
 """The centre card a drunk who made no choice ends up with: the swap is compulsory."""
 
 # Event payloads are built as one read-only map with its keys in sorted order (what a chain of
@@ -126,7 +126,7 @@ is an attribute lookup on the package at every read."""
 _SETTLED: Final = hr.set_var(_GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT)
 """The vote's last effect, the same every game (effects are immutable: built once)."""
 
-MAX_SCOPES = 4096
+MAX_SCOPES: Final = 4096
 """How many values each memo of :func:`kept` remembers by default (a bound: beyond it they are built
 afresh): seats' scopes, key names, votes, writes, events, centre cards."""
 _SCOPES: Final[dict[str, hr.VarScope]] = {}  # Final: compiled, a static, not a module dict lookup
@@ -165,21 +165,32 @@ _NEW_SCOPE: Final = _new_scope
 function named as a value is a lookup in the module's dict at every call, a constant a C static."""
 
 
-_VOTES: Final[dict[tuple[str, str], hr.Effect]] = {}
+MAX_VOTE_ROWS: Final = 64  # Final: compiled, inlined (a plain module name is a dict lookup at every read)
+"""How many voters' rows :func:`_voted` remembers, and how many targets each row (a bound: beyond it
+votes are built afresh)."""
+_VOTES: Final[dict[str, tuple[dict[str, hr.Effect], Callable[[str], hr.Effect]]]] = {}
 _DEATHS: Final[dict[str, hr.Effect]] = {}
 
 
 def _voted(voter: str, target: str) -> hr.Effect:
     """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
-    has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
-    return kept(_VOTES, _NEW_VOTED, (voter, target))
+    has few pairs, and every seat votes every game (the event costs a tuple built and checked).
+    Kept by voter, then by target: two lookups by a str cost less than one by a pair (a tuple
+    built, hashed and compared item by item)."""
+    known, make = kept(_VOTES, _NEW_VOTE_ROW, voter, MAX_VOTE_ROWS)
+    return kept(known, make, target, MAX_VOTE_ROWS)
 
 
-def _new_voted(pair: tuple[str, str]) -> hr.Effect:
-    return hr.event(VOTED, source=pair[0], target=pair[1])
+def _new_vote_row(voter: str) -> tuple[dict[str, hr.Effect], Callable[[str], hr.Effect]]:
+    """A voter's row: the votes kept so far, and how to build one."""
+
+    def vote_for(target: str) -> hr.Effect:
+        return hr.event(VOTED, source=voter, target=target)
+
+    return ({}, vote_for)
 
 
-_NEW_VOTED: Final = _new_voted
+_NEW_VOTE_ROW: Final = _new_vote_row
 
 
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
@@ -339,8 +350,7 @@ class _Cards:
 
 def _sorted_keys(d: dict[str, _V]) -> list[str]:
     """``sorted(d)``: the keys read natively into a list sorted in place (compiled, ``sorted(d)``
-    reads the dict through a generic iterator first; a swap changes one or two names, a vote
-    counts one per seat)."""
+    reads the dict through a generic iterator first; a swap changes one or two names)."""
     keys = [k for k in d]
     if len(keys) > 1:
         keys.sort()
