@@ -165,25 +165,33 @@ _NEW_SCOPE: Final = _new_scope
 function named as a value is a lookup in the module's dict at every call, a constant a C static."""
 
 
-MAX_VOTE_ROWS: Final = 64  # Final: compiled, inlined (a plain module name is a dict lookup at every read)
-"""How many voters' rows :func:`_voted` remembers, and how many targets each row (a bound: beyond it
-votes are built afresh)."""
-_VOTES: Final[dict[str, tuple[dict[str, hr.Effect], Callable[[str], hr.Effect]]]] = {}
+MAX_ROWS: Final = 64  # Final: compiled, inlined (a plain module name is a dict lookup at every read)
+"""How many rows :func:`kept_by_two` remembers, and how many values each row (a bound: beyond it
+values are built afresh)."""
+
+_Row = tuple[dict[str, _V], Callable[[str], _V]]
+"""A row of :func:`kept_by_two`: the values kept so far for one first key, and how to build one."""
+
+
+def kept_by_two(rows: dict[str, _Row[_V]], make_row: Callable[[str], _Row[_V]], first: str, second: str) -> _V:
+    """:func:`kept` by two str keys, the first naming a row (made by ``make_row``) that keeps by the
+    second: two lookups by a str cost less than one by a pair (a tuple built, hashed and compared
+    item by item), for the values a seat makes with another seat or a card."""
+    known, make = kept(rows, make_row, first, MAX_ROWS)
+    return kept(known, make, second, MAX_ROWS)
+
+
+_VOTES: Final[dict[str, _Row[hr.Effect]]] = {}
 _DEATHS: Final[dict[str, hr.Effect]] = {}
 
 
 def _voted(voter: str, target: str) -> hr.Effect:
     """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
-    has few pairs, and every seat votes every game (the event costs a tuple built and checked).
-    Kept by voter, then by target: two lookups by a str cost less than one by a pair (a tuple
-    built, hashed and compared item by item)."""
-    known, make = kept(_VOTES, _NEW_VOTE_ROW, voter, MAX_VOTE_ROWS)
-    return kept(known, make, target, MAX_VOTE_ROWS)
+    has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
+    return kept_by_two(_VOTES, _NEW_VOTE_ROW, voter, target)
 
 
-def _new_vote_row(voter: str) -> tuple[dict[str, hr.Effect], Callable[[str], hr.Effect]]:
-    """A voter's row: the votes kept so far, and how to build one."""
-
+def _new_vote_row(voter: str) -> _Row[hr.Effect]:
     def vote_for(target: str) -> hr.Effect:
         return hr.event(VOTED, source=voter, target=target)
 
@@ -191,6 +199,25 @@ def _new_vote_row(voter: str) -> tuple[dict[str, hr.Effect], Callable[[str], hr.
 
 
 _NEW_VOTE_ROW: Final = _new_vote_row
+_HELD: Final[dict[str, _Row[hr.Effect]]] = {}
+
+
+def _held(player_id: str, card: hr.RoleType) -> hr.Effect:
+    """``set_var(GAME.of(player_id), VAR_CARD, card)``, one value per seat and card: every swap
+    writes the cards it moved back to the seats (as :func:`_write` would, by two keys)."""
+    return kept_by_two(_HELD, _NEW_HELD_ROW, player_id, card)
+
+
+def _new_held_row(player_id: str) -> _Row[hr.Effect]:
+    scope = _scope(player_id)
+
+    def holds(card: hr.RoleType) -> hr.Effect:
+        return hr.set_var(scope, VAR_CARD, card)
+
+    return ({}, holds)
+
+
+_NEW_HELD_ROW: Final = _new_held_row
 
 
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
@@ -344,7 +371,7 @@ class _Cards:
         seats = self._seats
         if seats:
             for pid in _sorted_keys(seats):
-                out.append(_write(pid, VAR_CARD, seats[pid]))
+                out.append(_held(pid, seats[pid]))
         return out
 
 
