@@ -270,6 +270,40 @@ def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
 
 
 _NEW_TOLD: Final = _new_told
+_NOBODY_DIES: Final = (_new_told((NO_ONE_DIES, "", "", "votes", "0")), _new_told((NO_ONE_DIES, "", "", "votes", "1")))
+"""The vote's outcome when nobody has more than one vote, by that top count (0 or 1): built once."""
+_LYNCHINGS: Final[dict[str, _Row[hr.Effect]]] = {}
+_DRUNK_SWAPS: Final[dict[str, _Row[hr.Effect]]] = {}
+
+
+def _lynched(player_id: str, votes: str) -> hr.Effect:
+    """``_told(LYNCHED, "", player_id, "votes", votes)`` kept by seat, then count (:func:`kept_by_two`)."""
+    return kept_by_two(_LYNCHINGS, _NEW_LYNCHED_ROW, player_id, votes)
+
+
+def _new_lynched_row(player_id: str) -> _Row[hr.Effect]:
+    def lynched_by(votes: str) -> hr.Effect:
+        return _new_told((LYNCHED, "", player_id, "votes", votes))
+
+    return ({}, lynched_by)
+
+
+_NEW_LYNCHED_ROW: Final = _new_lynched_row
+
+
+def _drunk_swap(drunk: str, slot: str) -> hr.Effect:
+    """``_told(DRUNK_SWAP, drunk, "", "center", slot)`` kept by seat, then slot (:func:`kept_by_two`)."""
+    return kept_by_two(_DRUNK_SWAPS, _NEW_DRUNK_SWAP_ROW, drunk, slot)
+
+
+def _new_drunk_swap_row(drunk: str) -> _Row[hr.Effect]:
+    def swapped_with(slot: str) -> hr.Effect:
+        return _new_told((DRUNK_SWAP, drunk, "", "center", slot))
+
+    return ({}, swapped_with)
+
+
+_NEW_DRUNK_SWAP_ROW: Final = _new_drunk_swap_row
 
 
 _LOOKS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, hr.Effect]]] = {}
@@ -518,7 +552,7 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
         slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
         cards.swap_with_center(drunk, slot)
         if chosen:
-            out.append(_told(DRUNK_SWAP, drunk, "", "center", slot))
+            out.append(_drunk_swap(drunk, slot))
         else:
             out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType({"center": slot, "default": "1"})))
     return cards.write_back(out)
@@ -579,13 +613,13 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             top = n
     dead: list[str] = []
     if top <= 1:
-        out.append(_told(NO_ONE_DIES, "", "", "votes", str(top)))
+        out.append(_NOBODY_DIES[top])  # top is 0 or 1 here
     else:
         dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
         dead.sort()
         count = str(top)
         for p in dead:
-            out.append(_told(LYNCHED, "", p, "votes", count))
+            out.append(_lynched(p, count))
             out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
