@@ -75,6 +75,31 @@ def test_O1_rules_and_start_check_the_table_too() -> None:
     assert engine.status().phase == hr.START and engine.log().effects[-1].type != hr.GAME_STARTED
 
 
+@pytest.mark.parametrize(
+    ("seats", "legal"),
+    [
+        pytest.param((on.SEER, on.WEREWOLF, on.VILLAGER), True, id="each-within-the-box"),
+        pytest.param((on.SEER, on.SEER, on.WEREWOLF), False, id="a-single-card-twice"),
+        pytest.param((on.WEREWOLF, on.WEREWOLF, on.SEER), True, id="both-werewolves"),
+        pytest.param((on.WEREWOLF, on.SEER, on.WEREWOLF, on.WEREWOLF), False, id="three-werewolves"),
+        pytest.param((on.VILLAGER, on.SEER, on.VILLAGER), True, id="the-last-villagers"),
+        pytest.param((on.VILLAGER, on.VILLAGER, on.SEER, on.VILLAGER), False, id="one-villager-too-many"),
+    ],
+)
+def test_O1_start_counts_seated_cards_against_what_the_centre_left_in_the_box(
+    seats: tuple[str, ...], legal: bool
+) -> None:
+    engine = hr.Engine(on.rules((on.VILLAGER, on.DRUNK, on.ROBBER)))
+    engine.add_players([(f"p{i}", role) for i, role in enumerate(seats)])
+    if legal:
+        engine.start()
+        assert engine.status().phase == on.NIGHT_WEREWOLF
+    else:
+        with pytest.raises(hr.InvalidBoard, match="copies of"):
+            engine.start()
+        assert engine.status().phase == hr.START
+
+
 def test_O2_deal_is_seeded_shuffle_of_the_sorted_deck() -> None:
     d = on.deal(SIX, 6, 42)
     assert d.player_ids == ("p0", "p1", "p2", "p3", "p4", "p5")

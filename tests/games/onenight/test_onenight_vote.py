@@ -70,6 +70,13 @@ def test_O13_a_first_vote_that_counts_for_nothing_still_hides_later_ones() -> No
     assert [(e.source, e.target) for e in of_type(effects, on.VOTED)] == [("p2", "p3")]
 
 
+def test_O14_votes_are_told_in_voter_order_whatever_order_they_came_in() -> None:
+    uses = [use("p2", on.VOTE, "p3"), use("p0", on.VOTE, "p2"), use("p2", on.VOTE, "p0"), use("p3", on.VOTE, "p0")]
+    uses.append(use("p0", on.VOTE, "p3"))  # second votes, before and after the voter's id came again, are ignored
+    effects = rs.resolve_vote(uses, FOUR.view())
+    assert [(e.source, e.target) for e in of_type(effects, on.VOTED)] == [("p0", "p2"), ("p2", "p3"), ("p3", "p0")]
+
+
 def test_O15_nobody_dies_when_nobody_gets_more_than_one_vote() -> None:
     ring = {"p0": "p1", "p1": "p2", "p2": "p3", "p3": "p0"}
     effects = _votes(FOUR, ring)

@@ -26,19 +26,23 @@ _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
 """With no lone wolf, nobody acts in the werewolf phase (effects are immutable: one value serves)."""
 
 
-MAX_LONE_WOLVES = 1024
+MAX_LONE_WOLVES: Final = 1024
 """How many seats' lone-wolf effects :func:`_lone_wolf` remembers (a bound: beyond it they are built afresh)."""
-_LONE_WOLVES: dict[str, hr.Effect] = {}
+_LONE_WOLVES: Final[dict[str, hr.Effect]] = {}
 
 
 def _lone_wolf(player_id: str) -> hr.Effect:
     """``set_actors(NIGHT_WEREWOLF, player_id)``, one value per seat id (effects are immutable, and
     building one sorts and checks its ids: about 3k instructions in every other game)."""
-    return kept(_LONE_WOLVES, _new_lone_wolf, player_id, MAX_LONE_WOLVES)
+    return kept(_LONE_WOLVES, _NEW_LONE_WOLF, player_id, MAX_LONE_WOLVES)
 
 
 def _new_lone_wolf(player_id: str) -> hr.Effect:
     return hr.set_actors(NIGHT_WEREWOLF, player_id)
+
+
+_NEW_LONE_WOLF: Final = _new_lone_wolf
+"""A constant, as the resolvers' memos pass :func:`kept` theirs (compiled, a static: no module dict lookup)."""
 
 
 _BOX: Final[dict[str, int]] = dict(BOX_COPIES)

@@ -65,10 +65,8 @@ __all__ = [
     "resolve_vote",
 ]
 
-DEFAULT_DRUNK_SLOT = CENTER_SLOTS[0]
+DEFAULT_DRUNK_SLOT: Final = CENTER_SLOTS[0]
 """The centre card a drunk who made no choice ends up with: the swap is compulsory."""
-
-_Slot = tuple[str, str]  # ("player", id) or ("center", slot)
 
 # Event payloads are built as one read-only map with its keys in sorted order (what a chain of
 # ``Effect.with_data`` calls produces): one map per event instead of one copy per entry.
@@ -94,7 +92,7 @@ def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
     """The card now in centre slot ``slot`` (god view)."""
-    return view.var(hr.GAME, kept(_CENTER_KEYS, center_key, slot))
+    return view.var(_GAME, kept(_CENTER_KEYS, _CENTER_KEY, slot))
 
 
 def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> dict[str, hr.SkillUse]:
@@ -108,17 +106,27 @@ def first_uses(uses: Sequence[hr.SkillUse], skills: Iterable[hr.SkillType]) -> d
     return out
 
 
+def _first_use(uses: Sequence[hr.SkillUse], actor: str, skills: frozenset[hr.SkillType]) -> hr.SkillUse | None:
+    """``first_uses(uses, skills).get(actor)`` for one actor: a night step has one actor (one card
+    of each night role in the box), whose first use is found without a dict of everyone's."""
+    for u in uses:
+        if u[0] == actor and u[1] in skills:  # by position: compiled, an attribute read is a generic lookup
+            return u
+    return None
+
+
 _PEEK: Final = frozenset((PEEK,))
 _SEER_SKILLS: Final = frozenset((SEER_PLAYER, SEER_CENTER))
 _ROB: Final = frozenset((ROB,))
 _MEDDLE: Final = frozenset((MEDDLE,))
 _DRINK: Final = frozenset((DRINK,))
-_VOTE: Final = frozenset((VOTE,))
-_SETTLED: Final = hr.set_var(hr.VarScope(), VAR_VOTE_SETTLED, hr.VAR_PRESENT)
-"""The vote's last effect, the same every game (effects are immutable: built once). ``VarScope()`` is
-``hr.GAME``, which mypyc cannot type here at import."""
+_GAME: Final = hr.VarScope()
+"""``hr.GAME`` (which mypyc cannot type here at import) as this module's constant: compiled, ``hr.GAME``
+is an attribute lookup on the package at every read."""
+_SETTLED: Final = hr.set_var(_GAME, VAR_VOTE_SETTLED, hr.VAR_PRESENT)
+"""The vote's last effect, the same every game (effects are immutable: built once)."""
 
-MAX_SCOPES = 4096
+MAX_SCOPES: Final = 4096
 """How many values each memo of :func:`kept` remembers by default (a bound: beyond it they are built
 afresh): seats' scopes, key names, votes, writes, events, centre cards."""
 _SCOPES: Final[dict[str, hr.VarScope]] = {}  # Final: compiled, a static, not a module dict lookup
@@ -145,25 +153,71 @@ def kept(known: dict[_K, _V], make: Callable[[_K], _V], key: _K, bound: int = MA
 def _scope(player_id: str) -> hr.VarScope:
     """``GAME.of(player_id)``, one value per seat id: scopes are immutable, and the resolvers
     write a seat's variables several times a game (a NamedTuple method call costs, compiled)."""
-    return kept(_SCOPES, _new_scope, player_id)
+    return kept(_SCOPES, _NEW_SCOPE, player_id)
 
 
 def _new_scope(player_id: str) -> hr.VarScope:
-    return hr.GAME.of(player_id)
+    return _GAME.of(player_id)
 
 
-_VOTES: Final[dict[tuple[str, str], hr.Effect]] = {}
+_NEW_SCOPE: Final = _new_scope
+"""What each memo passes :func:`kept` to build a value is a constant like this one: compiled, a module's
+function named as a value is a lookup in the module's dict at every call, a constant a C static."""
+
+
+MAX_ROWS: Final = 64  # Final: compiled, inlined (a plain module name is a dict lookup at every read)
+"""How many rows :func:`kept_by_two` remembers, and how many values each row (a bound: beyond it
+values are built afresh)."""
+
+_Row = tuple[dict[str, _V], Callable[[str], _V]]
+"""A row of :func:`kept_by_two`: the values kept so far for one first key, and how to build one."""
+
+
+def kept_by_two(rows: dict[str, _Row[_V]], make_row: Callable[[str], _Row[_V]], first: str, second: str) -> _V:
+    """:func:`kept` by two str keys, the first naming a row (made by ``make_row``) that keeps by the
+    second: two lookups by a str cost less than one by a pair (a tuple built, hashed and compared
+    item by item), for the values a seat makes with another seat or a card."""
+    known, make = kept(rows, make_row, first, MAX_ROWS)
+    return kept(known, make, second, MAX_ROWS)
+
+
+_VOTES: Final[dict[str, _Row[hr.Effect]]] = {}
 _DEATHS: Final[dict[str, hr.Effect]] = {}
 
 
 def _voted(voter: str, target: str) -> hr.Effect:
     """``event(VOTED, voter, target)``, one value per pair of seats: effects are immutable, a table
     has few pairs, and every seat votes every game (the event costs a tuple built and checked)."""
-    return kept(_VOTES, _new_voted, (voter, target))
+    return kept_by_two(_VOTES, _NEW_VOTE_ROW, voter, target)
 
 
-def _new_voted(pair: tuple[str, str]) -> hr.Effect:
-    return hr.event(VOTED, source=pair[0], target=pair[1])
+def _new_vote_row(voter: str) -> _Row[hr.Effect]:
+    def vote_for(target: str) -> hr.Effect:
+        return hr.event(VOTED, source=voter, target=target)
+
+    return ({}, vote_for)
+
+
+_NEW_VOTE_ROW: Final = _new_vote_row
+_HELD: Final[dict[str, _Row[hr.Effect]]] = {}
+
+
+def _held(player_id: str, card: hr.RoleType) -> hr.Effect:
+    """``set_var(GAME.of(player_id), VAR_CARD, card)``, one value per seat and card: every swap
+    writes the cards it moved back to the seats (as :func:`_write` would, by two keys)."""
+    return kept_by_two(_HELD, _NEW_HELD_ROW, player_id, card)
+
+
+def _new_held_row(player_id: str) -> _Row[hr.Effect]:
+    scope = _scope(player_id)
+
+    def holds(card: hr.RoleType) -> hr.Effect:
+        return hr.set_var(scope, VAR_CARD, card)
+
+    return ({}, holds)
+
+
+_NEW_HELD_ROW: Final = _new_held_row
 
 
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
@@ -174,20 +228,26 @@ def _write(player_id: str, key: str, value: str) -> hr.Effect:
     immutable, a table has few seats, keys and cards, and every night writes a few held cards and
     what was learned (building one checks its fields and builds a 15-field tuple: several times
     this lookup's cost)."""
-    return kept(_WRITES, _new_write, (player_id, key, value))
+    return kept(_WRITES, _NEW_WRITE, (player_id, key, value))
 
 
 def _new_write(w: tuple[str, str, str]) -> hr.Effect:
     return hr.set_var(_scope(w[0]), w[1], w[2])
 
 
+_NEW_WRITE: Final = _new_write
+
+
 def _death(player_id: str) -> hr.Effect:
     """``set_alive(player_id, False)``, one value per seat (most games kill someone)."""
-    return kept(_DEATHS, _new_death, player_id)
+    return kept(_DEATHS, _NEW_DEATH, player_id)
 
 
 def _new_death(player_id: str) -> hr.Effect:
     return hr.set_alive(player_id, False)
+
+
+_NEW_DEATH: Final = _new_death
 
 
 _CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
@@ -200,7 +260,7 @@ def _told(kind: hr.EventType, source: str, target: str, field: str, value: str) 
     """``event(kind, source, target, {field: value})``, one value per distinct event: effects are
     immutable, a table has few seats, cards and counts, and every night and vote tells a few (an
     event is a tuple built, its one-field payload a dict and a read-only view of it)."""
-    return kept(_TOLD, _new_told, (kind, source, target, field, value))
+    return kept(_TOLD, _NEW_TOLD, (kind, source, target, field, value))
 
 
 def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
@@ -209,14 +269,72 @@ def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
     return hr.event(kind, source, target, data)
 
 
+_NEW_TOLD: Final = _new_told
+_NOBODY_DIES: Final = (_new_told((NO_ONE_DIES, "", "", "votes", "0")), _new_told((NO_ONE_DIES, "", "", "votes", "1")))
+"""The vote's outcome when nobody has more than one vote, by that top count (0 or 1): built once."""
+_LYNCHINGS: Final[dict[str, _Row[hr.Effect]]] = {}
+_DRUNK_SWAPS: Final[dict[str, _Row[hr.Effect]]] = {}
+
+
+def _lynched(player_id: str, votes: str) -> hr.Effect:
+    """``_told(LYNCHED, "", player_id, "votes", votes)`` kept by seat, then count (:func:`kept_by_two`)."""
+    return kept_by_two(_LYNCHINGS, _NEW_LYNCHED_ROW, player_id, votes)
+
+
+def _new_lynched_row(player_id: str) -> _Row[hr.Effect]:
+    def lynched_by(votes: str) -> hr.Effect:
+        return _new_told((LYNCHED, "", player_id, "votes", votes))
+
+    return ({}, lynched_by)
+
+
+_NEW_LYNCHED_ROW: Final = _new_lynched_row
+
+
+def _drunk_swap(drunk: str, slot: str) -> hr.Effect:
+    """``_told(DRUNK_SWAP, drunk, "", "center", slot)`` kept by seat, then slot (:func:`kept_by_two`)."""
+    return kept_by_two(_DRUNK_SWAPS, _NEW_DRUNK_SWAP_ROW, drunk, slot)
+
+
+def _new_drunk_swap_row(drunk: str) -> _Row[hr.Effect]:
+    def swapped_with(slot: str) -> hr.Effect:
+        return _new_told((DRUNK_SWAP, drunk, "", "center", slot))
+
+    return ({}, swapped_with)
+
+
+_NEW_DRUNK_SWAP_ROW: Final = _new_drunk_swap_row
+
+
+_LOOKS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, hr.Effect]]] = {}
+
+
+def _looked(kind: hr.EventType, actor: str, target: str, card: hr.RoleType, key: str) -> tuple[hr.Effect, hr.Effect]:
+    """A look at a card: the event telling ``actor`` (``{"card": card}``, about ``target``) and the
+    write of what they learned (``key`` of their own variables), one memo lookup for the two
+    (each alone is one: a key tuple built, hashed and compared)."""
+    return kept(_LOOKS, _NEW_LOOK, (kind, actor, target, card, key))
+
+
+def _new_look(t: tuple[str, str, str, str, str]) -> tuple[hr.Effect, hr.Effect]:
+    kind, actor, target, card, key = t
+    return (_told(kind, actor, target, "card", card), _write(actor, key, card))
+
+
+_NEW_LOOK: Final = _new_look
+
+
 def _card_data(card: hr.RoleType) -> Mapping[str, str]:
     """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
     it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
-    return kept(_CARD_DATA, _new_card_data, card)
+    return kept(_CARD_DATA, _NEW_CARD_DATA, card)
 
 
 def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
     return MappingProxyType({"card": card})
+
+
+_NEW_CARD_DATA: Final = _new_card_data
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
@@ -226,11 +344,17 @@ _LAID: Final[dict[tuple[str, str], hr.Effect]] = {}
 def lay(slot: str, card: hr.RoleType) -> hr.Effect:
     """``set_var(GAME, center.<slot>, card)``, one value per slot and card: effects are immutable,
     and every game lays three centre cards (a new centre, in the setup) and moves some (the drunk)."""
-    return kept(_LAID, _new_lay, (slot, card))
+    return kept(_LAID, _NEW_LAY, (slot, card))
 
 
 def _new_lay(placed: tuple[str, str]) -> hr.Effect:
-    return hr.set_var(hr.GAME, kept(_CENTER_KEYS, center_key, placed[0]), placed[1])
+    return hr.set_var(_GAME, kept(_CENTER_KEYS, _CENTER_KEY, placed[0]), placed[1])
+
+
+_NEW_LAY: Final = _new_lay
+_CENTER_KEY: Final = center_key
+_LEARN_CENTER_KEY: Final = learn_center_key
+_LEARN_PLAYER_KEY: Final = learn_player_key
 
 
 _LEARN_CENTER_KEYS: Final[dict[str, str]] = {}
@@ -244,7 +368,8 @@ class _Cards:
     though the board only changes when the phase's effects are applied. Changed centre
     slots and seats are kept apart, keyed by name: written back centre slots first, then
     seats, each sorted by name (the order of the ``(kind, name)`` slots sorted), and a list
-    of plain strings sorts much faster than one of nested tuples.
+    of plain strings sorts much faster than one of nested tuples. Seats and slots have a
+    method each, so no ``(kind, name)`` pair is built per read.
     """
 
     __slots__ = ("_center", "_seats", "_view")
@@ -254,23 +379,25 @@ class _Cards:
         self._center: dict[str, hr.RoleType] = {}
         self._seats: dict[str, hr.RoleType] = {}
 
-    def _changed(self, kind: str) -> dict[str, hr.RoleType]:
-        return self._seats if kind == "player" else self._center
+    def seat(self, player_id: str) -> hr.RoleType:
+        got = self._seats.get(player_id)
+        return got if got is not None else held_card(self._view, player_id)
 
-    def get(self, slot: _Slot) -> hr.RoleType:
-        kind, name = slot
-        got = self._changed(kind).get(name)
-        if got is not None:
-            return got
-        return held_card(self._view, name) if kind == "player" else center_card(self._view, name)
+    def swap_seats(self, a: str, b: str) -> None:
+        ca, cb = self.seat(a), self.seat(b)
+        seats = self._seats
+        seats[a] = cb
+        seats[b] = ca
 
-    def swap(self, a: _Slot, b: _Slot) -> None:
-        ca, cb = self.get(a), self.get(b)
-        self._changed(a[0])[a[1]] = cb
-        self._changed(b[0])[b[1]] = ca
+    def swap_with_center(self, player_id: str, slot: str) -> None:
+        mine = self.seat(player_id)
+        center = self._center
+        got = center.get(slot)
+        self._seats[player_id] = got if got is not None else center_card(self._view, slot)
+        center[slot] = mine
 
-    def effects(self) -> list[hr.Effect]:
-        out: list[hr.Effect] = []
+    def write_back(self, out: list[hr.Effect]) -> list[hr.Effect]:
+        """``out`` with the changed cards' writes appended (after the phase's events)."""
         center = self._center
         if center:  # usually untouched: no list to build and sort (compiled, sorting even none costs)
             for slot in _sorted_keys(center):  # "center" < "player": the centre's slots come first
@@ -278,26 +405,17 @@ class _Cards:
         seats = self._seats
         if seats:
             for pid in _sorted_keys(seats):
-                out.append(_write(pid, VAR_CARD, seats[pid]))
+                out.append(_held(pid, seats[pid]))
         return out
 
 
 def _sorted_keys(d: dict[str, _V]) -> list[str]:
     """``sorted(d)``: the keys read natively into a list sorted in place (compiled, ``sorted(d)``
-    reads the dict through a generic iterator first; a swap changes one or two names, a vote
-    counts one per seat)."""
+    reads the dict through a generic iterator first; a swap changes one or two names)."""
     keys = [k for k in d]
     if len(keys) > 1:
         keys.sort()
     return keys
-
-
-def _player(name: str) -> _Slot:
-    return ("player", name)
-
-
-def _center(slot: str) -> _Slot:
-    return ("center", slot)
 
 
 def _is_other_player(view: hr.GameView, actor: str, target: str) -> bool:
@@ -311,11 +429,16 @@ def resolve_nothing(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
 
 def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """A lone werewolf (exactly one dealt to a player) may look at one centre card."""
-    wolves = dealt(view, WEREWOLF)
-    if len(wolves) != 1:
+    # The seats read once (what ``dealt`` gives, without its tuple): each resolver below the same.
+    wolves = 0
+    wolf = ""
+    for p in view.all_players():
+        if p[1] == WEREWOLF:  # ``p[1]``, ``p[0]``: compiled, tuple reads (``.role``, ``.id`` are generic lookups)
+            wolves += 1
+            wolf = p[0]
+    if wolves != 1:
         return []
-    wolf = wolves[0]
-    use = first_uses(uses, _PEEK).get(wolf)
+    use = _first_use(uses, wolf, _PEEK)
     if use is None:
         return []
     targets = use[2]
@@ -325,16 +448,18 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     card = center_card(view, slot)
     return [
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
-        _write(wolf, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card),
+        _write(wolf, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card),
     ]
 
 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The seer looks at one other player's card or at two different centre cards."""
-    firsts = first_uses(uses, _SEER_SKILLS)
     out: list[hr.Effect] = []
-    for seer in dealt(view, SEER):
-        use = firsts.get(seer)
+    for p in view.all_players():
+        if p[1] != SEER:
+            continue
+        seer = p[0]
+        use = _first_use(uses, seer, _SEER_SKILLS)
         if use is None:
             continue
         skill = use[1]
@@ -342,8 +467,7 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
         if skill == SEER_PLAYER and len(targets) == 1 and _is_other_player(view, seer, targets[0]):
             target = targets[0]
             card = held_card(view, target)
-            out.append(_told(SEER_LOOK, seer, target, "card", card))
-            out.append(_write(seer, kept(_LEARN_PLAYER_KEYS, learn_player_key, target), card))
+            out.extend(_looked(SEER_LOOK, seer, target, card, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, target)))
         elif (
             skill == SEER_CENTER
             and len(targets) == 2
@@ -355,8 +479,8 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             learned = []
             for slot in sorted(targets):
                 card = center_card(view, slot)
-                seen[kept(_CENTER_KEYS, center_key, slot)] = card
-                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, learn_center_key, slot), card))
+                seen[kept(_CENTER_KEYS, _CENTER_KEY, slot)] = card
+                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card))
             out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
             out.extend(learned)
     return out
@@ -367,33 +491,36 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
     The robber also knows the victim now holds the card the robber gave away.
     """
-    firsts = first_uses(uses, _ROB)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for robber in dealt(view, ROBBER):
-        use = firsts.get(robber)
+    for p in view.all_players():
+        if p[1] != ROBBER:
+            continue
+        robber = p[0]
+        use = _first_use(uses, robber, _ROB)
         if use is None:
             continue
         targets = use[2]
         if len(targets) != 1 or not _is_other_player(view, robber, targets[0]):
             continue
         victim = targets[0]
-        given = cards.get(_player(robber))
-        cards.swap(_player(robber), _player(victim))
-        got = cards.get(_player(robber))
-        out.append(_told(ROBBED, robber, victim, "card", got))
-        out.append(_write(robber, LEARN_SELF, got))
-        out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, learn_player_key, victim), given))
-    return out + cards.effects()
+        given = cards.seat(robber)
+        cards.swap_seats(robber, victim)
+        got = cards.seat(robber)
+        out.extend(_looked(ROBBED, robber, victim, got, LEARN_SELF))
+        out.append(_write(robber, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, victim), given))
+    return cards.write_back(out)
 
 
 def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The troublemaker swaps two other players' cards; nobody looks, nobody is told."""
-    firsts = first_uses(uses, _MEDDLE)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for tm in dealt(view, TROUBLEMAKER):
-        use = firsts.get(tm)
+    for p in view.all_players():
+        if p[1] != TROUBLEMAKER:
+            continue
+        tm = p[0]
+        use = _first_use(uses, tm, _MEDDLE)
         if use is None:
             continue
         targets = use[2]
@@ -402,9 +529,9 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
         a, b = targets
         if a == b or not _is_other_player(view, tm, a) or not _is_other_player(view, tm, b):
             continue
-        cards.swap(_player(a), _player(b))
+        cards.swap_seats(a, b)
         out.append(_told(MEDDLED, tm, a, "with", b))
-    return out + cards.effects()
+    return cards.write_back(out)
 
 
 def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -413,29 +540,33 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     The swap is compulsory: a drunk who chose nothing (or nothing valid) takes
     :data:`DEFAULT_DRUNK_SLOT`, as a moderator would hand them a card.
     """
-    firsts = first_uses(uses, _DRINK)
     cards = _Cards(view)
     out: list[hr.Effect] = []
-    for drunk in dealt(view, DRUNK):
-        use = firsts.get(drunk)
+    for p in view.all_players():
+        if p[1] != DRUNK:
+            continue
+        drunk = p[0]
+        use = _first_use(uses, drunk, _DRINK)
         targets = () if use is None else use[2]
         chosen = len(targets) == 1 and targets[0] in CENTER_SLOTS
         slot = targets[0] if chosen else DEFAULT_DRUNK_SLOT
-        cards.swap(_player(drunk), _center(slot))
+        cards.swap_with_center(drunk, slot)
         if chosen:
-            out.append(_told(DRUNK_SWAP, drunk, "", "center", slot))
+            out.append(_drunk_swap(drunk, slot))
         else:
             out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType({"center": slot, "default": "1"})))
-    return out + cards.effects()
+    return cards.write_back(out)
 
 
 def resolve_insomniac(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """Every dealt insomniac wakes last and sees the card they hold now."""
     out: list[hr.Effect] = []
-    for pid in dealt(view, INSOMNIAC):
+    for p in view.all_players():
+        if p[1] != INSOMNIAC:
+            continue
+        pid = p[0]
         card = held_card(view, pid)
-        out.append(_told(INSOMNIA, pid, "", "card", card))
-        out.append(_write(pid, LEARN_SELF, card))
+        out.extend(_looked(INSOMNIA, pid, "", card, LEARN_SELF))
     return out
 
 
@@ -447,21 +578,34 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
-    # Each voter's first vote (first_uses: later ones are ignored, even when the first counts for
-    # nothing), counted in voter order in one pass: its event, and the tally.
-    firsts = first_uses(uses, _VOTE)
-    votes: dict[str, str] = {}  # the counted votes, by voter
+    # Each voter's first vote (as first_uses: later ones are ignored, even when the first counts for
+    # nothing), gathered in two lists and put in voter order if they came in another; then counted
+    # in one pass: its event, and the tally. Seats usually vote in seat order: a voter after the last
+    # one is new, and only an earlier id is searched for (a list's ``in`` is a generic call, compiled).
+    voters: list[str] = []
+    ballots: list[hr.SkillUse] = []
+    ordered = True
+    for u in uses:
+        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
+            continue
+        pid = u[0]
+        if voters and (not ordered or pid <= voters[-1]):
+            if pid in voters:
+                continue
+            ordered = False
+        voters.append(pid)
+        ballots.append(u)
+    if not ordered:
+        by_voter = dict(zip(voters, ballots, strict=True))
+        voters.sort()
+        ballots = [by_voter[v] for v in voters]
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for voter in _sorted_keys(firsts):
-        targets = firsts[voter][2]  # by position: compiled, an attribute read is a generic lookup
-        if len(targets) != 1:
+    for i, voter in enumerate(voters):
+        t = _counted_vote(view, voter, ballots[i])
+        if not t:
             continue
-        target = view.player(targets[0])
-        if target is None or target[0] == voter or not target[2]:  # not another living player
-            continue
-        t = votes[voter] = target[0]
         out.append(_voted(voter, t))
         n = tally[t] + 1 if t in tally else 1
         tally[t] = n
@@ -469,20 +613,35 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             top = n
     dead: list[str] = []
     if top <= 1:
-        out.append(_told(NO_ONE_DIES, "", "", "votes", str(top)))
+        out.append(_NOBODY_DIES[top])  # top is 0 or 1 here
     else:
         dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
         dead.sort()
         count = str(top)
         for p in dead:
-            out.append(_told(LYNCHED, "", p, "votes", count))
+            out.append(_lynched(p, count))
             out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
-        shot = votes.get(p, "")
-        if held_card(view, p) == HUNTER and shot and shot not in killed:
+        if held_card(view, p) != HUNTER:
+            continue
+        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept).
+        shot = _counted_vote(view, p, ballots[voters.index(p)]) if p in voters else ""
+        if shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
+
+
+def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:
+    """The player ``voter``'s first vote ``use`` counts for (``""``: none; it must name one
+    other living player)."""
+    targets = use[2]  # by position: compiled, an attribute read is a generic lookup
+    if len(targets) != 1:
+        return ""
+    target = view.player(targets[0])
+    if target is None or target[0] == voter or not target[2]:  # not another living player
+        return ""
+    return target[0]
