@@ -55,7 +55,7 @@ class Acting(Restoring):
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
-            table = self._tables.get(s.phase)
+            table = self._row().table  # the phase's row, read without a lookup while the phase lasts
             if table is None:
                 self._running()  # START or END: raises
                 raise AssertionError("only START and END have no table")

@@ -110,8 +110,7 @@ class Transitions(Boundary):
         The common case (the pair's plan made, no detour owed, nothing held, no turn order
         before or after) is done here without the two calls: replay makes one per phase."""
         s = self._state
-        row = self._plans.get(s.phase)  # by phase, then target: no (from, to) key tuple built and hashed
-        plan = None if row is None else row.get(to)
+        plan = self._row().plans.get(to)  # the phase's row, then the target: no (from, to) key tuple
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
             self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
@@ -131,12 +130,10 @@ class Transitions(Boundary):
         plan if the caller has already looked it up."""
         s = self._state
         if plan is None:
-            row = self._plans.get(s.phase)
-            if row is None:
-                row = self._plans[s.phase] = {}
-            plan = row.get(to)
+            plans = self._row().plans
+            plan = plans.get(to)
             if plan is None:
-                plan = row[to] = self._plan(s.phase, to)
+                plan = plans[to] = self._plan(s.phase, to)
         actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,
@@ -168,6 +165,19 @@ class Transitions(Boundary):
         entries = tuple(a for ph in reversed(dst) if ph not in common and ph in phases for a in phases[ph].on_enter)
         table = self._tables.get(to)
         return exits + entries, dst[1:], table is not None and table.queued
+
+    def _entering(self, keep_actors: bool) -> Effect:
+        """:func:`phase_changed` for the board's phase, kept on its row (no lookup by phase)."""
+        here = self._row()
+        if keep_actors:
+            got = here.entry_keep
+            if got is None:
+                got = here.entry_keep = phase_changed(here.name, True)
+        else:
+            got = here.entry
+            if got is None:
+                got = here.entry = phase_changed(here.name, False)
+        return got
 
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state

@@ -95,7 +95,7 @@ class WhoActs(EngineBase):
         # replaced, which costs a fraction of inserting it into a fresh map.
         offers = s.blank_by_seat()
         gated: list[str] | None = None  # offered seats whose offer names a skill ``usable`` is asked about
-        table = self._tables.get(s.phase)
+        table = self._row().table
         if table is not None and table.active_roles:
             fn = self._usable
             asked = self._b.usable_skills
@@ -191,8 +191,8 @@ class WhoActs(EngineBase):
             if fn is not None:
                 skills = self._usable_only(fn, p.id, skills, self._b.usable_skills)
             if skills and self._pending:
-                table = self._tables[self._state.phase]
-                if table.simultaneous:
+                table = self._row().table
+                if table is not None and table.simultaneous:
                     # One submission per step: a step the seat already used is no longer offered.
                     used = {u.skill for u in self._pending if u.player_id == p.id}
                     if used:
