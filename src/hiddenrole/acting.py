@@ -110,7 +110,7 @@ class Acting(Restoring):
                     if entry is None:
                         raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             step = entry.step
-            gate = self._gate(player_id, skill)  # the answer allowed_skills kept, if it was asked
+            gate = self._gate(player_id, skill, None, True)  # the answer allowed_skills kept, if it was asked
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:

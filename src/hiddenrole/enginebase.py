@@ -40,6 +40,10 @@ __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
 REENTRY: Final = "an extension point called back into the engine that is running it"
 
+Gate = str | tuple[str, ...] | frozenset[str] | None
+"""The rules' ``usable`` answer as kept: ``None`` (yes), a reason (no), or the only targets allowed
+(a tuple of plain ``str`` as the rules gave it, or their frozenset; see ``WhoActs._gate``)."""
+
 EventHandler = Callable[[Event], Any]
 MessageHandler = Callable[[Message, tuple[str, ...]], Any]
 
@@ -138,7 +142,7 @@ class EngineBase:
         """Per player: the final ``allowed_skills`` answer (``_answers`` gated by ``usable``, less
         the steps used) for this board and the player's own waiting submissions (``None``, as
         absent: not kept; in this map and the two below)."""
-        self._gates: dict[str, dict[SkillType, str | frozenset[str] | None] | None] = {}
+        self._gates: dict[str, dict[SkillType, Gate] | None] = {}
         """Per player, per skill: the rules' ``usable`` answer for this board and the player's
         own waiting submissions."""
         self._mates: dict[str, tuple[str, ...]] = {}
