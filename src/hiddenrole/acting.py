@@ -55,7 +55,8 @@ class Acting(Restoring):
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
-            table = self._row().table  # the phase's row, read without a lookup while the phase lasts
+            here = self._here  # the phase's row, read without a lookup (or a call) while the phase lasts
+            table = (here if here.name is s.phase else self._row()).table
             if table is None:
                 self._running()  # START or END: raises
                 raise AssertionError("only START and END have no table")

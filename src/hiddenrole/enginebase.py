@@ -191,7 +191,9 @@ class EngineBase:
         """The :class:`PhaseRow` of the board's phase: the one last found while the board's phase is
         that very string (one comparison of identity, where a lookup by phase cost about 150
         instructions compiled), else looked up and kept. Every phase change the engine makes enters
-        a phase spelled by its row (see ``Phases.end_phase``), so lookups are one per phase change."""
+        a phase spelled by its row (see ``Phases.end_phase``), so lookups are one per phase change.
+        The hottest callers make the identity test on ``_here`` themselves and call this only when it
+        fails: pure, a method call is a Python frame (several times the test's cost)."""
         here = self._here
         phase = self._state.phase
         if here.name is phase:
@@ -214,7 +216,9 @@ class EngineBase:
         if phase == END or s.winners:
             got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
         else:
-            here = self._row()
+            here = self._here
+            if here.name is not phase:
+                here = self._row()
             row = here.statuses
             if row is None:
                 row = _RUNNING.get(phase)

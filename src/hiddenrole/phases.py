@@ -119,7 +119,9 @@ class Phases(Acting):
             phase = s.phase
             if phase in (START, END):
                 self._running()  # raises
-            here = self._row()  # resolver, next phase, plans: read from the phase's row, not looked up
+            here = self._here  # resolver, next phase, plans: read from the phase's row, not looked up
+            if here.name is not phase:
+                here = self._row()
             out: list[Effect] = []
             try:
                 resolver = here.resolver
@@ -176,7 +178,9 @@ class Phases(Acting):
                 self._log.extend(out)
             else:
                 self._log.extend(out)
-                self._log.append(self._entering(keep))  # the entry for nxt, kept on its row
+                here = self._row()  # nxt's row: its entry is kept there (no lookup by phase of its own)
+                entry = here.entry_keep if keep else here.entry
+                self._log.append(self._entering(here, keep) if entry is None else entry)
             self._board_changed()
             self._keep_for_callers()
             self._public(out)

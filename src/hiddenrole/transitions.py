@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .boundary import Boundary
-from .compiled import Plan
+from .compiled import PhaseRow, Plan
 from .effects import EMPTY_MAP, Effect, kernel_entry
 from .vocab import GAME_ENDED, PHASE_CHANGED, PhaseAction, PhaseType
 
@@ -110,7 +110,10 @@ class Transitions(Boundary):
         The common case (the pair's plan made, no detour owed, nothing held, no turn order
         before or after) is done here without the two calls: replay makes one per phase."""
         s = self._state
-        plan = self._row().plans.get(to)  # the phase's row, then the target: no (from, to) key tuple
+        here = self._here
+        if here.name is not s.phase:
+            here = self._row()
+        plan = here.plans.get(to)  # the phase's row, then the target: no (from, to) key tuple
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
             self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
@@ -130,7 +133,10 @@ class Transitions(Boundary):
         plan if the caller has already looked it up."""
         s = self._state
         if plan is None:
-            plans = self._row().plans
+            here = self._here
+            if here.name is not s.phase:
+                here = self._row()
+            plans = here.plans
             plan = plans.get(to)
             if plan is None:
                 plan = plans[to] = self._plan(s.phase, to)
@@ -166,17 +172,14 @@ class Transitions(Boundary):
         table = self._tables.get(to)
         return exits + entries, dst[1:], table is not None and table.queued
 
-    def _entering(self, keep_actors: bool) -> Effect:
-        """:func:`phase_changed` for the board's phase, kept on its row (no lookup by phase)."""
-        here = self._row()
+    def _entering(self, here: PhaseRow, keep_actors: bool) -> Effect:
+        """:func:`phase_changed` for ``here``'s phase, kept on the row: the caller reads the row's
+        entry first and calls this on first use (pure, a call is a Python frame)."""
+        got = phase_changed(here.name, keep_actors)
         if keep_actors:
-            got = here.entry_keep
-            if got is None:
-                got = here.entry_keep = phase_changed(here.name, True)
+            here.entry_keep = got
         else:
-            got = here.entry
-            if got is None:
-                got = here.entry = phase_changed(here.name, False)
+            here.entry = got
         return got
 
     def _start_at(self, phase: PhaseType) -> None:

@@ -95,7 +95,8 @@ class WhoActs(EngineBase):
         # replaced, which costs a fraction of inserting it into a fresh map.
         offers = s.blank_by_seat()
         gated: list[str] | None = None  # offered seats whose offer names a skill ``usable`` is asked about
-        table = self._row().table
+        here = self._here
+        table = (here if here.name is s.phase else self._row()).table
         if table is not None and table.active_roles:
             fn = self._usable
             asked = self._b.usable_skills
