@@ -55,7 +55,8 @@ class Acting(Restoring):
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
             s = self._state
-            table = self._tables.get(s.phase)
+            here = self._here  # the phase's row, read without a lookup (or a call) while the phase lasts
+            table = (here if here.name is s.phase else self._row()).table
             if table is None:
                 self._running()  # START or END: raises
                 raise AssertionError("only START and END have no table")
@@ -110,7 +111,7 @@ class Acting(Restoring):
                     if entry is None:
                         raise SkillNotAllowed(f"{skill!r} is not allowed for {p.role} in {s.phase}")
             step = entry.step
-            gate = self._gate(player_id, skill)  # the answer allowed_skills kept, if it was asked
+            gate = self._gate(player_id, skill, None, True)  # the answer allowed_skills kept, if it was asked
             if isinstance(gate, str):
                 raise SkillNotAllowed(f"{skill!r} is not usable by {player_id!r} now: {gate}")
             if step.max_targets is not None and len(tgts) > step.max_targets:

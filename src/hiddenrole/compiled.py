@@ -16,13 +16,16 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from .config import Config, PhaseConfig, PhaseStep, by_identity, keep_by_identity
+from .effects import Effect
 from .errors import InvalidArgument, InvalidPhase
 from .rules import _COPY_WITH_SETUP, GameSetupLike, Rules, _fn
+from .views import Status
 from .vocab import END, START, SYSTEM, PhaseAction, PhaseType, RoleType, SkillType, TurnOrder
 
 __all__ = [
     "Bound",
     "CompiledRules",
+    "PhaseRow",
     "PhaseTable",
     "Requirement",
     "Shape",
@@ -279,6 +282,44 @@ first, then the entries outermost first), the target's compound ancestors, and w
 target's turns are queued (``False``: the phase starts with no turn order)."""
 
 
+class PhaseRow:
+    """What the engine reads of one phase when it ends or is entered, found with one lookup by
+    phase (and read without one while the phase lasts, see ``EngineBase._row``): its resolver,
+    next phase, table and transition plans, the ``PHASE_CHANGED`` entries that enter it and its
+    running statuses. Each was a lookup by phase of its own, about six per phase ended (compiled,
+    about 150 instructions each)."""
+
+    __slots__ = ("entry", "entry_keep", "name", "next_phase", "plans", "resolver", "resolver_name", "statuses", "table")
+
+    def __init__(
+        self,
+        name: PhaseType,
+        table: PhaseTable | None,
+        resolver: Callable[..., Any] | None,
+        next_phase: PhaseType,
+        plans: dict[PhaseType, Plan],
+    ) -> None:
+        self.name = name
+        """The phase, as the config spells it (the engine checks it by identity against the board's)."""
+        self.table = table
+        """Its :class:`PhaseTable`; ``None`` for START, END and compound phases."""
+        self.resolver = resolver
+        """The rules' resolver as a plain callable; ``None`` where there is no table."""
+        self.resolver_name = f"resolver for {name}"
+        """How errors name the resolver (built once, not per call)."""
+        self.next_phase = next_phase
+        """The configured next phase (``""``: END)."""
+        self.plans = plans
+        """The transitions out of this phase, by target: :attr:`Shape.plans`' row for it (shared by
+        every Rules value on the same Config; filled as transitions are first taken)."""
+        self.entry: Effect | None = None
+        self.entry_keep: Effect | None = None
+        """The ``PHASE_CHANGED`` log entries entering this phase, without and with ``keep_actors``
+        (``Transitions.entering``; filled on first use)."""
+        self.statuses: list[Status | None] | None = None
+        """The running statuses of this phase by round (``EngineBase._kept_status``; filled on first use)."""
+
+
 class Shape:
     """What depends on the :class:`Config` alone: phase tables, ancestor paths, transition
     plans. Shared by every Rules value built on the same Config object (a game whose
@@ -297,6 +338,8 @@ class Shape:
             self.paths[name] = cfg.path_of(name)
             if name not in self.compound:
                 self.tables[name] = PhaseTable(pc)
+        for name in self.paths:
+            self.plans[name] = {}
 
 
 class CompiledRules:
@@ -314,10 +357,8 @@ class CompiledRules:
         "game_setup",
         "interceptors",
         "paths",
-        "plans",
-        "resolver_names",
-        "resolvers",
         "role_setup",
+        "rows",
         "tables",
         "usable",
         "victory",
@@ -340,14 +381,18 @@ class CompiledRules:
             self.compound = shape.compound
             self.tables = shape.tables
             self.paths = shape.paths
-            self.plans = shape.plans
-            self.resolver_names = {name: f"resolver for {name}" for name in self.tables}
-            """How errors name each phase's resolver (built once, not per call)."""
+            phases = cfg.phases
+            self.rows: dict[PhaseType, PhaseRow] = {}
+            """A :class:`PhaseRow` per phase (START and END included)."""
+            for name, plans in shape.plans.items():
+                pc = phases.get(name)
+                table = shape.tables.get(name)
+                resolver = b.resolvers[name] if table is not None else None
+                self.rows[name] = PhaseRow(name, table, resolver, "" if pc is None else pc.next_phase, plans)
             # What every engine copies into its own fields, kept here as native fields: read through
             # the pure-Python Bound, each is a generic attribute lookup, five per engine built.
             self.usable = b.usable
             self.victory = b.victory
-            self.resolvers = b.resolvers
             self.interceptors = b.interceptors
             self.role_setup = b.role_setup
         else:
@@ -359,11 +404,9 @@ class CompiledRules:
             self.compound = known.compound
             self.tables = known.tables
             self.paths = known.paths
-            self.plans = known.plans
-            self.resolver_names = known.resolver_names
+            self.rows = known.rows
             self.usable = known.usable
             self.victory = known.victory
-            self.resolvers = known.resolvers
             self.interceptors = known.interceptors
             self.role_setup = known.role_setup
 

@@ -13,7 +13,7 @@ import _thread
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from .compiled import EMPTY_TABLE, PhaseTable, compiled
+from .compiled import EMPTY_TABLE, PhaseRow, PhaseTable, compiled
 from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects, vetted
 from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, ReentrantCall
 from .persistence import EncodedEffects
@@ -40,6 +40,10 @@ __all__ = ["EngineBase", "EventHandler", "MessageHandler"]
 
 REENTRY: Final = "an extension point called back into the engine that is running it"
 
+Gate = str | tuple[str, ...] | frozenset[str] | None
+"""The rules' ``usable`` answer as kept: ``None`` (yes), a reason (no), or the only targets allowed
+(a tuple of plain ``str`` as the rules gave it, or their frozenset; see ``WhoActs._gate``)."""
+
 EventHandler = Callable[[Event], Any]
 MessageHandler = Callable[[Message, tuple[str, ...]], Any]
 
@@ -58,6 +62,7 @@ class EngineBase:
         "_encoded",
         "_event_handlers",
         "_gates",
+        "_here",
         "_icpts",
         "_in_ext",
         "_infos",
@@ -69,11 +74,9 @@ class EngineBase:
         "_outbox",
         "_paths",
         "_pending",
-        "_plans",
         "_release",
-        "_resolver_names",
-        "_resolvers",
         "_role_setup",
+        "_rows",
         "_setup",
         "_state",
         "_status",
@@ -95,15 +98,15 @@ class EngineBase:
         # compiled, a read through ``_b`` (a pure-Python class) is a generic attribute lookup.
         self._usable = comp.usable
         self._victory = comp.victory
-        self._resolvers = comp.resolvers
         self._icpts = comp.interceptors
         self._role_setup = comp.role_setup  # read once per seat
         self._cfg = comp.cfg
         self._compound = comp.compound
         self._tables = comp.tables
         self._paths = comp.paths
-        self._plans = comp.plans
-        self._resolver_names = comp.resolver_names
+        self._rows = comp.rows
+        self._here = comp.rows[START]
+        """The row of the board's phase, as last found (see :meth:`_row`)."""
         self._setup = comp.game_setup
         self._state = State()
         self._view = GameView(self._state)
@@ -139,7 +142,7 @@ class EngineBase:
         """Per player: the final ``allowed_skills`` answer (``_answers`` gated by ``usable``, less
         the steps used) for this board and the player's own waiting submissions (``None``, as
         absent: not kept; in this map and the two below)."""
-        self._gates: dict[str, dict[SkillType, str | frozenset[str] | None] | None] = {}
+        self._gates: dict[str, dict[SkillType, Gate] | None] = {}
         """Per player, per skill: the rules' ``usable`` answer for this board and the player's
         own waiting submissions."""
         self._mates: dict[str, tuple[str, ...]] = {}
@@ -184,6 +187,23 @@ class EngineBase:
 
     # ------------------------------------------------------------------ plumbing
 
+    def _row(self) -> PhaseRow:
+        """The :class:`PhaseRow` of the board's phase: the one last found while the board's phase is
+        that very string (one comparison of identity, where a lookup by phase cost about 150
+        instructions compiled), else looked up and kept. Every phase change the engine makes enters
+        a phase spelled by its row (see ``Phases.end_phase``), so lookups are one per phase change.
+        The hottest callers make the identity test on ``_here`` themselves and call this only when it
+        fails: pure, a method call is a Python frame (several times the test's cost)."""
+        here = self._here
+        phase = self._state.phase
+        if here.name is phase:
+            return here
+        got = self._rows.get(phase)
+        if got is None:
+            return PhaseRow(phase, None, None, "", {})  # not a phase of these rules: no table, nothing kept
+        self._here = got
+        return got
+
     def _kept_status(self) -> Status:
         """The board's status, built and kept (under the lock) until the board changes.
 
@@ -196,12 +216,18 @@ class EngineBase:
         if phase == END or s.winners:
             got = _new(_STATUS, (phase, s.round, phase == END, s.winners or ()))
         else:
-            row = _RUNNING.get(phase)
-            if row is None and len(_RUNNING) < _STATUSES_KEPT:
-                # Made at its full length: an index in range is then a plain read (an index past the
-                # end raised, costly compiled; a bounds test on the length cost more than the dict
-                # lookup it replaced, pure).
-                row = _RUNNING.setdefault(phase, [None] * _ROUNDS_KEPT)
+            here = self._here
+            if here.name is not phase:
+                here = self._row()
+            row = here.statuses
+            if row is None:
+                row = _RUNNING.get(phase)
+                if row is None and len(_RUNNING) < _STATUSES_KEPT:
+                    # Made at its full length: an index in range is then a plain read (an index past the
+                    # end raised, costly compiled; a bounds test on the length cost more than the dict
+                    # lookup it replaced, pure).
+                    row = _RUNNING.setdefault(phase, [None] * _ROUNDS_KEPT)
+                here.statuses = row  # the phase's row of _RUNNING, found without a lookup from now on
             r = s.round
             if row is not None and 0 <= r < _ROUNDS_KEPT:
                 kept = row[r]
@@ -260,7 +286,8 @@ class EngineBase:
             raise
 
     def _table(self) -> PhaseTable:
-        return self._tables.get(self._state.phase, EMPTY_TABLE)
+        table = self._row().table
+        return EMPTY_TABLE if table is None else table
 
     def _player(self, player_id: object) -> PlayerInfo:
         if not isinstance(player_id, str):
@@ -286,7 +313,7 @@ class EngineBase:
         whose name is looked up only when the effects need more than :func:`vetted`'s pass."""
         batch = vetted(effects)
         if batch is None:
-            batch = coerce_effects(effects, self._resolver_names[self._state.phase] if who is None else who)
+            batch = coerce_effects(effects, self._row().resolver_name if who is None else who)
         icpts = self._icpts
         # The state, not its bound ``apply``: compiled, ``state.apply(e)`` is a direct native call,
         # where the bound method is built by a generic attribute lookup and called through its wrapper.

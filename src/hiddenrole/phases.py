@@ -26,7 +26,7 @@ from .errors import (
     ReentrantCall,
 )
 from .restoring import AllOrNothing
-from .transitions import game_ended, phase_changed
+from .transitions import game_ended
 from .views import PlayerInfo
 from .vocab import END, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, RoleType
 
@@ -119,9 +119,13 @@ class Phases(Acting):
             phase = s.phase
             if phase in (START, END):
                 self._running()  # raises
+            here = self._here  # resolver, next phase, plans: read from the phase's row, not looked up
+            if here.name is not phase:
+                here = self._row()
             out: list[Effect] = []
             try:
-                resolver = self._resolvers[phase]
+                resolver = here.resolver
+                assert resolver is not None  # every phase with a table (every phase but START and END) has one
                 self._in_ext = True  # what _call does, without its frame (once per phase)
                 try:
                     got = resolver(tuple(self._pending), self._view)
@@ -154,7 +158,7 @@ class Phases(Acting):
                         for e in out:
                             if e.type == GOTO_PHASE and not e.canceled and e.phase not in tables and e.phase != END:
                                 self._b.logger.error("goto to unknown phase %r ignored", e.phase)
-                    nxt = goto or self._cfg.phases[phase].next_phase or END
+                    nxt = goto or here.next_phase or END
                 winners = None if s.detours else self._check_victory()
                 if winners is not None:
                     nxt = END
@@ -174,7 +178,9 @@ class Phases(Acting):
                 self._log.extend(out)
             else:
                 self._log.extend(out)
-                self._log.append(phase_changed(nxt, keep))
+                here = self._row()  # nxt's row: its entry is kept there (no lookup by phase of its own)
+                entry = here.entry_keep if keep else here.entry
+                self._log.append(self._entering(here, keep) if entry is None else entry)
             self._board_changed()
             self._keep_for_callers()
             self._public(out)

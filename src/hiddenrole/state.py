@@ -360,10 +360,15 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     every key is added to the copy; else one ordered pass places it. A map whose keys are not
     sorted (only a hand-made record can hold one) is left to :func:`_with_unsorted` (which
     also adds a key that sorts last at the end)."""
-    if key in cell:
-        if cell[key] == value:
+    if cell is EMPTY_MAP:  # a record's first variable: nothing to copy
+        return _PROXY({key: value}) if value else cell
+    # Copied first, then read natively: ``in`` and ``[]`` on the read-only map are generic calls
+    # through it, and almost every write changes the map (an unchanged value, the rare case, pays
+    # the copy for nothing).
+    d = cell.copy() if type(cell) is _PROXY else dict(cell)
+    if key in d:
+        if d[key] == value:
             return cell
-        d = cell.copy() if type(cell) is _PROXY else dict(cell)
         if value == "":
             del d[key]
             return _PROXY(d) if d else EMPTY_MAP
@@ -371,7 +376,6 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
         return _PROXY(d)
     if value == "":
         return cell
-    d = cell.copy() if type(cell) is _PROXY else dict(cell)
     last = ""
     for k in d:  # the last key, read natively with no comparison
         last = k

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .boundary import Boundary
-from .compiled import Plan
+from .compiled import PhaseRow, Plan
 from .effects import EMPTY_MAP, Effect, kernel_entry
 from .vocab import GAME_ENDED, PHASE_CHANGED, PhaseAction, PhaseType
 
@@ -110,8 +110,10 @@ class Transitions(Boundary):
         The common case (the pair's plan made, no detour owed, nothing held, no turn order
         before or after) is done here without the two calls: replay makes one per phase."""
         s = self._state
-        row = self._plans.get(s.phase)  # by phase, then target: no (from, to) key tuple built and hashed
-        plan = None if row is None else row.get(to)
+        here = self._here
+        if here.name is not s.phase:
+            here = self._row()
+        plan = here.plans.get(to)  # the phase's row, then the target: no (from, to) key tuple
         if plan is None or plan[2] or s.detours or s.held or s.turns or s.delayed:
             self._leave_phase(keep_actors)
             self._transition(to, plan)  # the plan found (leaving changes no phase), not looked up again
@@ -131,12 +133,13 @@ class Transitions(Boundary):
         plan if the caller has already looked it up."""
         s = self._state
         if plan is None:
-            row = self._plans.get(s.phase)
-            if row is None:
-                row = self._plans[s.phase] = {}
-            plan = row.get(to)
+            here = self._here
+            if here.name is not s.phase:
+                here = self._row()
+            plans = here.plans
+            plan = plans.get(to)
             if plan is None:
-                plan = row[to] = self._plan(s.phase, to)
+                plan = plans[to] = self._plan(s.phase, to)
         actions, ancestry, queued = plan
         if s.detours:
             # A detour is owed: the round boundary is held, counter and clearing together,
@@ -169,6 +172,16 @@ class Transitions(Boundary):
         table = self._tables.get(to)
         return exits + entries, dst[1:], table is not None and table.queued
 
+    def _entering(self, here: PhaseRow, keep_actors: bool) -> Effect:
+        """:func:`phase_changed` for ``here``'s phase, kept on the row: the caller reads the row's
+        entry first and calls this on first use (pure, a call is a Python frame)."""
+        got = phase_changed(here.name, keep_actors)
+        if keep_actors:
+            here.entry_keep = got
+        else:
+            here.entry = got
+        return got
+
     def _start_at(self, phase: PhaseType) -> None:
         s = self._state
         s.phase = phase
@@ -178,7 +191,11 @@ class Transitions(Boundary):
         self._start_turns()
 
 
+_ACTIONS: Final = tuple(PhaseAction)
+"""Every round action in declaration order, as a tuple: iterating the enum class itself runs its
+metaclass's ``__iter__``, a Python generator (about 9,000 instructions per merge, compiled)."""
+
+
 def _merged(held: tuple[PhaseAction, ...], more: tuple[PhaseAction, ...]) -> tuple[PhaseAction, ...]:
     """Held round actions: each kind once, in a fixed order."""
-    got = set(held).union(more)
-    return tuple(a for a in PhaseAction if a in got)
+    return tuple([a for a in _ACTIONS if a in held or a in more])

@@ -17,7 +17,7 @@ from typing import Any, Final, cast
 from .compiled import PhaseTable
 from .config import PhaseStep
 from .effects import EMPTY_MAP, Effect, SkillUse, frozen_map, kernel_entry
-from .enginebase import REENTRY, EngineBase, ids_from
+from .enginebase import REENTRY, EngineBase, Gate, ids_from
 from .errors import GameError, PlayerDead, ReentrantCall, SkillNotAllowed
 from .views import PendingAction, PhaseInfo, PlayerInfo, Readiness, RolePhaseInfo, Status
 from .vocab import TURN_ENDED, RoleType, SkillType, TurnOrder
@@ -95,7 +95,8 @@ class WhoActs(EngineBase):
         # replaced, which costs a fraction of inserting it into a fresh map.
         offers = s.blank_by_seat()
         gated: list[str] | None = None  # offered seats whose offer names a skill ``usable`` is asked about
-        table = self._tables.get(s.phase)
+        here = self._here
+        table = (here if here.name is s.phase else self._row()).table
         if table is not None and table.active_roles:
             fn = self._usable
             asked = self._b.usable_skills
@@ -191,8 +192,8 @@ class WhoActs(EngineBase):
             if fn is not None:
                 skills = self._usable_only(fn, p.id, skills, self._b.usable_skills)
             if skills and self._pending:
-                table = self._tables[self._state.phase]
-                if table.simultaneous:
+                table = self._row().table
+                if table is not None and table.simultaneous:
                     # One submission per step: a step the seat already used is no longer offered.
                     used = {u.skill for u in self._pending if u.player_id == p.id}
                     if used:
@@ -250,9 +251,11 @@ class WhoActs(EngineBase):
         return tuple(out)
 
     def _gate(
-        self, player_id: str, skill: SkillType, mine: tuple[SkillUse, ...] | None = None
-    ) -> str | frozenset[str] | None:
-        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets.
+        self, player_id: str, skill: SkillType, mine: tuple[SkillUse, ...] | None = None, any_form: bool = False
+    ) -> Gate:
+        """The rules' ``usable`` answer: ``None`` (yes), a reason (no), or the allowed targets, as a
+        frozenset; with ``any_form``, targets kept as the rules gave them may come as a tuple (whose
+        ``in`` gives the same answer: what ``submit`` asks).
 
         ``usable`` is pure (a function of the board and the seat's own waiting submissions,
         ``mine`` when the caller has them), so its answer is kept per seat and skill until
@@ -268,17 +271,20 @@ class WhoActs(EngineBase):
         gates = self._gates.get(player_id)
         if gates is None:
             gates = self._gates[player_id] = {}
-        elif skill in gates:
-            return gates[skill]
-        if mine is None:
-            mine = self._mine(player_id)
-        answer = gates[skill] = self._ask_usable(fn, player_id, skill, mine)
+        if skill in gates:
+            answer = gates[skill]
+        else:
+            if mine is None:
+                mine = self._mine(player_id)
+            answer = gates[skill] = self._ask_usable(fn, player_id, skill, mine)
+        if not any_form and type(answer) is tuple:
+            answer = gates[skill] = frozenset(answer)  # made once, when a reader needs the set
         return answer
 
-    def _ask_usable(
-        self, fn: Callable[..., Any], player_id: str, skill: SkillType, mine: tuple[SkillUse, ...]
-    ) -> str | frozenset[str] | None:
-        """Call ``usable`` once (re-entry refused) and normalise its answer."""
+    def _ask_usable(self, fn: Callable[..., Any], player_id: str, skill: SkillType, mine: tuple[SkillUse, ...]) -> Gate:
+        """Call ``usable`` once (re-entry refused) and normalise its answer. Targets that are all
+        plain ``str`` are kept as the tuple they came in (``in`` on it answers as on their set; the set,
+        about 1,500 instructions compiled, is made by :meth:`_gate` only for a reader that needs it)."""
         self._in_ext = True
         try:
             got = fn(player_id, skill, self._view, mine)
@@ -288,8 +294,13 @@ class WhoActs(EngineBase):
             return None
         if isinstance(got, str):
             return got or NOT_USABLE
-        targets = frozenset(ids_from(got, "usable"))
-        return targets if targets else NO_TARGET_NOW
+        targets = ids_from(got, "usable")
+        if not targets:
+            return NO_TARGET_NOW
+        for t in targets:
+            if type(t) is not str:
+                return frozenset(targets)  # hashes each: an unhashable target raises here, as it always did
+        return targets
 
     # ------------------------------------------------------------------ the turn queue
 

@@ -87,6 +87,22 @@ def test_limited_targets_are_told_and_enforced() -> None:
     agree(engine)
 
 
+def test_targets_given_repeated_and_unsorted_are_checked_as_given_and_told_sorted_once() -> None:
+    """The kernel keeps a tuple of targets as the rules gave it (submit asks ``in`` of it) and makes
+    their set only for a reader that shows them."""
+    engine = village()
+    mark(engine, "s1", "only.CHECK", "v1,h1,v1")
+    assert "CHECK" in engine.allowed_skills("s1")  # the who-acts pass asked usable and kept its answer
+    with pytest.raises(hr.InvalidTargets, match="w1"):
+        engine.submit("s1", "CHECK", ["w1"])
+    assert engine.allowed_targets("s1", "CHECK") == ("h1", "v1")
+    assert engine.player_view("s1").targets == (("CHECK", ("h1", "v1")),)
+    assert engine.phase_info().roles["seer"].targets == {"s1": {"CHECK": ("h1", "v1")}}
+    engine.submit("s1", "CHECK", ["h1"])
+    assert [u.targets for u in engine.pending_uses()] == [("h1",)]
+    agree(engine)
+
+
 def test_no_target_left_refuses_the_skill() -> None:
     engine = village()
     mark(engine, "s1", "only.CHECK", "-")
