@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -144,9 +145,14 @@ def play(
                         # inline: a call and a copy of the list were about 5% of a compiled werewolf
                         # game), the same draw as ``others[_below(len(others))]``.
                         m = len(alive)
-                        me = alive.index(pid) if pid in alive else m
-                        if me < m:
+                        me = bisect_left(alive, pid)  # the living are in id order: about four comparisons
+                        if me < m and alive[me] == pid:
                             m -= 1
+                        elif pid in alive:  # not in id order after all (never so far): find it by search
+                            me = alive.index(pid)
+                            m -= 1
+                        else:
+                            me = m
                         if m:
                             k = m.bit_length()
                             r = getrandbits(k)
