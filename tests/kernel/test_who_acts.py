@@ -54,6 +54,19 @@ def test_a_simultaneous_phase_yields_the_acting_seats_and_drops_a_used_step() ->
     assert list(engine.who_acts()) == seat_by_seat(engine)
 
 
+def test_answers_asked_out_of_seat_order_while_submissions_wait_are_matched_to_their_seats() -> None:
+    """A board changed while a submission waits: the pass leaves the offered seats to be asked one by
+    one, and asking them in reverse seat order refills the kept map in that order. who_acts must still
+    give each seat its own answer (a read of the map by position would hand them to the wrong seats)."""
+    engine, _ = village()
+    engine.submit("w1", "KILL", ["v1"])
+    engine.apply(hr.set_var(hr.GAME, "note", "x"))  # the board changes; w1's KILL still waits
+    for pid in reversed(engine.player_ids()):
+        engine.allowed_skills(pid)
+    assert list(engine.who_acts()) == seat_by_seat(engine)
+    assert [pid for pid, _ in engine.who_acts()] == ["s1", "w2", "x1"]
+
+
 def test_the_dead_and_seats_not_named_are_left_out() -> None:
     engine, _ = village()
     engine.end_phase()  # to DAY: everybody living votes
