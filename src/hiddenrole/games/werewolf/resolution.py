@@ -297,9 +297,7 @@ def _count(cast: list[str]) -> tuple[list[str], int]:
     i = 0
     while i < n:
         t = cast[i]
-        j = i + 1
-        while j < n and cast[j] == t:
-            j += 1
+        j = _run_end(cast, i)
         votes = j - i
         if votes > top:
             top = votes
@@ -308,6 +306,17 @@ def _count(cast: list[str]) -> tuple[list[str], int]:
             leaders.append(t)
         i = j
     return leaders, top
+
+
+def _run_end(ordered: list[str], i: int) -> int:
+    """Where the run of ballots for ``ordered[i]`` ends in the sorted ``ordered`` (one past its last),
+    the one run scan of :func:`_count` and :func:`_tally`."""
+    t = ordered[i]
+    n = len(ordered)
+    j = i + 1
+    while j < n and ordered[j] == t:
+        j += 1
+    return j
 
 
 def _tally(ordered: list[str]) -> str:
@@ -325,9 +334,7 @@ def _tally(ordered: list[str]) -> str:
     i = 0
     while i < n:
         t = ordered[i]
-        j = i + 1
-        while j < n and ordered[j] == t:
-            j += 1
+        j = _run_end(ordered, i)
         votes = j - i
         if pieces:
             pieces.append(",")
