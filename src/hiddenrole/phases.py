@@ -9,10 +9,10 @@ effects only once it has succeeded; the statechart moves themselves are in
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .acting import Acting
-from .effects import EMPTY_MAP, Effect, frozen_map, kernel_entry, player_added, sorted_copy
+from .effects import EMPTY_MAP, Effect, frozen_map, is_seatable_constant, kernel_entry, player_added, sorted_copy
 from .enginebase import REENTRY
 from .errors import (
     BoardAlreadyDecided,
@@ -285,9 +285,11 @@ class Phases(Acting):
                 initial = made
         elif raw is not None:
             # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
-            if not isinstance(raw, Mapping):
+            if is_seatable_constant(raw):
+                initial = cast("Mapping[str, str]", raw)  # clean, with no empty value: as it is
+            elif not isinstance(raw, Mapping):
                 raise InvalidArgument(f"role setup for {kind} returned {type(raw).__name__}, not a mapping")
-            if raw:
+            elif raw:
                 # The usual setup sets no empty value: freeze it as it is, without a filtered copy first.
                 kept = True
                 for v in raw.values():

@@ -18,6 +18,7 @@ from hiddenrole import effects
 from hiddenrole.effects import frozen_map, kernel_entry, vetted
 
 from .conftest import board_of, game, phase, step
+from .small_games import counter_rules
 
 PLAYERS = {"p1": "red", "p2": "blue", "p3": "red"}
 
@@ -221,9 +222,34 @@ def test_a_constant_map_is_a_frozen_map_the_kernel_takes_as_it_is(data: dict[str
 
 
 def test_constant_maps_past_the_kept_ones_are_still_clean_copies() -> None:
-    made = [hr.constant_map({"k": f"past {i}"}) for i in range(effects.CONSTANT_MAPS_KEPT + 2)]
-    assert len(effects._CONSTANT_MAPS) <= effects.CONSTANT_MAPS_KEPT
-    assert all(effects._is_clean_map(m) and m["k"] == f"past {i}" for i, m in enumerate(made))
+    kept, seatable = len(effects._CONSTANT_MAPS), len(effects._SEATABLE_MAPS)
+    try:
+        made = [hr.constant_map({"k": f"past {i}"}) for i in range(effects.CONSTANT_MAPS_KEPT + 2)]
+        assert len(effects._CONSTANT_MAPS) <= effects.CONSTANT_MAPS_KEPT
+        assert all(effects._is_clean_map(m) and m["k"] == f"past {i}" for i, m in enumerate(made))
+        assert not effects.is_seatable_constant(made[-1])  # not kept: a role setup's copy is frozen anew
+    finally:  # leave room for the constants other tests make in this process
+        del effects._CONSTANT_MAPS[kept:]
+        del effects._SEATABLE_MAPS[seatable:]
+
+
+def test_a_role_setup_answering_a_constant_map_is_seated_with_it_as_it_is() -> None:
+    """A kept constant map with no empty value is a seat's initial variables as it is (no sorted,
+    frozen copy); one with an empty value has it dropped, as from any setup; the log is the same as
+    a dict setup's."""
+    card = hr.constant_map({"card": "seer", "team": "village"})
+    blank = hr.constant_map({"card": "seer", "note": "", "team": "village"})
+    assert effects.is_seatable_constant(card) and not effects.is_seatable_constant(blank)
+    assert not effects.is_seatable_constant(MappingProxyType({"card": "seer", "team": "village"}))
+    setups = {"A": lambda p, r: card, "B": lambda p, r: blank, "C": lambda p, r: {"team": "village", "card": "seer"}}
+    engine = hr.Engine(counter_rules(role_setup=setups))
+    for pid, role in (("p0", "A"), ("p1", "B"), ("p2", "C")):
+        engine.add_player(pid, role)
+    infos = [engine.player_info(p) for p in ("p0", "p1", "p2")]
+    assert infos[0].vars is card
+    assert [list(i.vars.items()) for i in infos] == [[("card", "seer"), ("team", "village")]] * 3
+    added = [e for e in engine.log().effects if e.type == hr.PLAYER_ADDED]
+    assert [e.data for e in added] == [added[2].data] * 3
 
 
 def test_a_map_that_is_not_a_constant_is_read_even_when_its_twin_is() -> None:
