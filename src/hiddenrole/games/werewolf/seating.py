@@ -7,21 +7,27 @@ would run it, and build them, once per player of every game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import hiddenrole as hr
+
 from .roles import RoleSpec
 
 __all__ = ["Seating", "seating"]
 
 
 class Seating:
-    """What ``spec.setup`` gives every seat, kept: each seat gets a copy (the kernel's own to keep)."""
+    """What ``spec.setup`` gives every seat, kept as one :func:`hr.constant_map`, which the kernel seats
+    as it is: no sorted, frozen copy per seat (a plain ``RoleSpec`` reads neither argument, and its
+    variables are never empty: at least a camp, and no empty value)."""
 
     __slots__ = ("_initial",)
 
     def __init__(self, spec: RoleSpec) -> None:
-        self._initial = spec.setup("", spec.role)  # a plain RoleSpec's setup reads neither argument
+        self._initial = hr.constant_map(spec.setup("", spec.role))
 
-    def setup(self, player_id: str, role: str) -> dict[str, str]:
-        return self._initial.copy()
+    def setup(self, player_id: str, role: str) -> Mapping[str, str]:
+        return self._initial
 
 
 def seating(spec: RoleSpec) -> RoleSpec | Seating:
