@@ -181,6 +181,19 @@ def kept_by_two(rows: dict[str, _Row[_V]], make_row: Callable[[str], _Row[_V]], 
     return kept(known, make, second, MAX_ROWS)
 
 
+def rows_of(build: Callable[[str, str], _V]) -> Callable[[str], _Row[_V]]:
+    """How :func:`kept_by_two` makes a row for the values ``build(first, second)``: an empty memo and
+    ``build`` with its first key given (the one shape of every such row)."""
+
+    def make_row(first: str) -> _Row[_V]:
+        def make(second: str) -> _V:
+            return build(first, second)
+
+        return ({}, make)
+
+    return make_row
+
+
 _VOTES: Final[dict[str, _Row[hr.Effect]]] = {}
 _DEATHS: Final[dict[str, hr.Effect]] = {}
 
@@ -191,14 +204,11 @@ def _voted(voter: str, target: str) -> hr.Effect:
     return kept_by_two(_VOTES, _NEW_VOTE_ROW, voter, target)
 
 
-def _new_vote_row(voter: str) -> _Row[hr.Effect]:
-    def vote_for(target: str) -> hr.Effect:
-        return hr.event(VOTED, source=voter, target=target)
-
-    return ({}, vote_for)
+def _new_vote(voter: str, target: str) -> hr.Effect:
+    return hr.event(VOTED, source=voter, target=target)
 
 
-_NEW_VOTE_ROW: Final = _new_vote_row
+_NEW_VOTE_ROW: Final = rows_of(_new_vote)
 _HELD: Final[dict[str, _Row[hr.Effect]]] = {}
 
 
@@ -208,16 +218,11 @@ def _held(player_id: str, card: hr.RoleType) -> hr.Effect:
     return kept_by_two(_HELD, _NEW_HELD_ROW, player_id, card)
 
 
-def _new_held_row(player_id: str) -> _Row[hr.Effect]:
-    scope = _scope(player_id)
-
-    def holds(card: hr.RoleType) -> hr.Effect:
-        return hr.set_var(scope, VAR_CARD, card)
-
-    return ({}, holds)
+def _new_held(player_id: str, card: hr.RoleType) -> hr.Effect:
+    return hr.set_var(_scope(player_id), VAR_CARD, card)
 
 
-_NEW_HELD_ROW: Final = _new_held_row
+_NEW_HELD_ROW: Final = rows_of(_new_held)
 
 
 _WRITES: Final[dict[tuple[str, str, str], hr.Effect]] = {}
@@ -281,14 +286,11 @@ def _lynched(player_id: str, votes: str) -> hr.Effect:
     return kept_by_two(_LYNCHINGS, _NEW_LYNCHED_ROW, player_id, votes)
 
 
-def _new_lynched_row(player_id: str) -> _Row[hr.Effect]:
-    def lynched_by(votes: str) -> hr.Effect:
-        return _new_told((LYNCHED, "", player_id, "votes", votes))
-
-    return ({}, lynched_by)
+def _new_lynched(player_id: str, votes: str) -> hr.Effect:
+    return _new_told((LYNCHED, "", player_id, "votes", votes))
 
 
-_NEW_LYNCHED_ROW: Final = _new_lynched_row
+_NEW_LYNCHED_ROW: Final = rows_of(_new_lynched)
 
 
 def _drunk_swap(drunk: str, slot: str) -> hr.Effect:
@@ -296,14 +298,11 @@ def _drunk_swap(drunk: str, slot: str) -> hr.Effect:
     return kept_by_two(_DRUNK_SWAPS, _NEW_DRUNK_SWAP_ROW, drunk, slot)
 
 
-def _new_drunk_swap_row(drunk: str) -> _Row[hr.Effect]:
-    def swapped_with(slot: str) -> hr.Effect:
-        return _new_told((DRUNK_SWAP, drunk, "", "center", slot))
-
-    return ({}, swapped_with)
+def _new_drunk_swap(drunk: str, slot: str) -> hr.Effect:
+    return _new_told((DRUNK_SWAP, drunk, "", "center", slot))
 
 
-_NEW_DRUNK_SWAP_ROW: Final = _new_drunk_swap_row
+_NEW_DRUNK_SWAP_ROW: Final = rows_of(_new_drunk_swap)
 
 
 _LOOKS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, hr.Effect]]] = {}
