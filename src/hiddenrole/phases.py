@@ -33,6 +33,8 @@ from .vocab import END, GAME_STARTED, GOTO_PHASE, SET_ACTORS, START, SYSTEM, Rol
 __all__ = ["Phases"]
 
 _new: Final = tuple.__new__  # Final: compiled, read from a C static, not the module's dict
+_PLAYER: Final[type[PlayerInfo]] = PlayerInfo
+"""The record class, read from a C static by compiled seating (a class name is a dict lookup)."""
 
 
 class Phases(Acting):
@@ -268,6 +270,17 @@ class Phases(Acting):
             finally:
                 self._in_ext = False
         initial = EMPTY_MAP
+        kept_map = False
+        if raw is not None and type(raw) is not dict:
+            # A kept constant map seated before with this id and role: its record and log entry are
+            # immutable values equal for every game so seated (see _SEATED), taken as they are.
+            by_id = _SEATED.get(kind)
+            if by_id is not None:
+                pair = by_id.get(pid)
+                if pair is not None and pair[0][3] is raw:
+                    s.add(pair[0])
+                    self._log.append(pair[1])
+                    return pair[0]
         if type(raw) is dict:
             # What setups return: typed as a dict, mypyc scans its values natively (a Mapping's
             # ``values()`` is a generic method call, its iteration generic too); of Any, unchecked
@@ -287,6 +300,7 @@ class Phases(Acting):
             # The Mapping test is an ABC check, costly compiled: only for what is not a dict.
             if is_seatable_constant(raw):
                 initial = cast("Mapping[str, str]", raw)  # clean, with no empty value: as it is
+                kept_map = True
             elif not isinstance(raw, Mapping):
                 raise InvalidArgument(f"role setup for {kind} returned {type(raw).__name__}, not a mapping")
             elif raw:
@@ -298,6 +312,34 @@ class Phases(Acting):
                     kept = False
                     break
                 initial = frozen_map(raw if kept else {k: v for k, v in raw.items() if v != ""})
-        info = s.add(pid, kind, initial)
-        self._log.append(player_added(pid, kind, initial))
+        info: PlayerInfo = _new(_PLAYER, (pid, kind, True, initial, EMPTY_MAP))  # no NamedTuple __new__ frame
+        added = player_added(pid, kind, initial)
+        if kept_map and _seated_room():
+            _SEATED.setdefault(kind, {})[pid] = (info, added)
+        s.add(info)
+        self._log.append(added)
         return info
+
+
+SEATINGS_KEPT: Final = 4096
+"""How many seatings (id, role, kept constant map) :data:`_SEATED` remembers; beyond it a seat's
+record and log entry are built for each game (a bound: a server's tables reuse a few seat ids)."""
+_SEATED: Final[dict[RoleType, dict[str, tuple[PlayerInfo, Effect]]]] = {}
+"""By role, then seat id: the initial record and ``PLAYER_ADDED`` entry of a seat whose role setup
+answered a kept :func:`~hiddenrole.constant_map` (see :func:`~hiddenrole.effects.is_seatable_constant`).
+Why: both are immutable values that depend on (id, role, map) alone, and a short game (One Night,
+which seats six or more from a handful of card maps) built the two tuples for every seat of every
+game, about 2.5k instructions a seat compiled with their later dealloc. Found by the map's identity:
+a kept constant map is kept alive by the kernel, so the same identity is the same clean map."""
+
+
+def _seated_room() -> bool:
+    """Whether :data:`_SEATED` may remember one seating more."""
+    global _SEATED_COUNT
+    if _SEATED_COUNT >= SEATINGS_KEPT:
+        return False
+    _SEATED_COUNT += 1
+    return True
+
+
+_SEATED_COUNT = 0

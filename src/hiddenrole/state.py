@@ -140,14 +140,13 @@ class State:
             self._marked.add(pid)
         self._reseated()
 
-    def add(self, pid: str, role: RoleType, initial: Mapping[str, str]) -> PlayerInfo:
-        """Seat a new player (``pid`` not seated), alive, with ``initial`` game variables and no
-        round markers: the engine's seating, :meth:`seat` without the cases it cannot meet."""
-        info: PlayerInfo = _new(_PLAYER, (pid, role, True, initial, EMPTY_MAP))  # no NamedTuple __new__ frame
+    def add(self, info: PlayerInfo) -> None:
+        """Seat a new player (``info``'s id not seated), alive and with no round markers: the
+        engine's seating, :meth:`seat` without the cases it cannot meet."""
+        pid = info[0]
         self._place(pid)
         self.players[pid] = info
         self._reseated()
-        return info
 
     def _place(self, pid: str) -> None:
         """Put a newly seated id in seat order."""

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hiddenrole as hr
-from hiddenrole import effects
+from hiddenrole import effects, phases
 from hiddenrole.effects import frozen_map, kernel_entry, vetted
 
 from .conftest import board_of, game, phase, step
@@ -250,6 +250,37 @@ def test_a_role_setup_answering_a_constant_map_is_seated_with_it_as_it_is() -> N
     assert [list(i.vars.items()) for i in infos] == [[("card", "seer"), ("team", "village")]] * 3
     added = [e for e in engine.log().effects if e.type == hr.PLAYER_ADDED]
     assert [e.data for e in added] == [added[2].data] * 3
+
+
+def test_a_seat_given_a_constant_map_again_takes_its_kept_record_and_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same (id, role, kept constant map) seated in another game takes the record and
+    ``PLAYER_ADDED`` entry the first one made (immutable values, equal to what seating builds); the
+    same id and role with another map, or past the bound, is seated with what it was given."""
+    red = hr.constant_map({"card": "kept-red"})
+    blue = hr.constant_map({"card": "kept-blue"})
+    answer = {"map": red}
+    setups = {"KEPT": lambda p, r: answer["map"]}
+
+    def seated(pid: str) -> tuple[hr.PlayerInfo, hr.Effect]:
+        engine = hr.Engine(counter_rules(role_setup=setups))
+        (info,) = engine.add_players([(pid, "KEPT")])
+        (entry,) = engine.log().effects
+        assert engine.player_info(pid) is info
+        return info, entry
+
+    first = seated("kept-seat")
+    again = seated("kept-seat")
+    assert again[0] is first[0] and again[1] is first[1]
+    assert first == (
+        hr.PlayerInfo("kept-seat", "KEPT", True, red, effects.EMPTY_MAP),
+        effects.player_added("kept-seat", "KEPT", red),
+    )
+    answer["map"] = blue  # the same id and role, another map: not the kept seating
+    other = seated("kept-seat")
+    assert other[0].vars is blue and other[1].vars is blue
+    monkeypatch.setattr(phases, "_SEATED_COUNT", phases.SEATINGS_KEPT)  # full: built, not kept
+    past = seated("kept-seat-past")
+    assert past[0].vars is blue and seated("kept-seat-past")[0] is not past[0]
 
 
 def test_a_map_that_is_not_a_constant_is_read_even_when_its_twin_is() -> None:
