@@ -289,7 +289,18 @@ class PhaseRow:
     running statuses. Each was a lookup by phase of its own, about six per phase ended (compiled,
     about 150 instructions each)."""
 
-    __slots__ = ("entry", "entry_keep", "name", "next_phase", "plans", "resolver", "resolver_name", "statuses", "table")
+    __slots__ = (
+        "entry",
+        "entry_keep",
+        "name",
+        "next_phase",
+        "plans",
+        "resolver",
+        "resolver_name",
+        "started",
+        "statuses",
+        "table",
+    )
 
     def __init__(
         self,
@@ -316,6 +327,9 @@ class PhaseRow:
         self.entry_keep: Effect | None = None
         """The ``PHASE_CHANGED`` log entries entering this phase, without and with ``keep_actors``
         (``Transitions.entering``; filled on first use)."""
+        self.started: Effect | None = None
+        """The ``GAME_STARTED`` log entry of a game started in this phase (``Phases.start``; filled on
+        first use: an immutable value, the same for every game of these rules)."""
         self.statuses: list[Status | None] | None = None
         """The running statuses of this phase by round (``EngineBase._kept_status``; filled on first use)."""
 

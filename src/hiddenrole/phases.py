@@ -86,7 +86,10 @@ class Phases(Acting):
             # enter): the board is the replay of the log, and nothing waits before the start.
             try:
                 self._start_at(self._cfg.start_phase)
-                started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
+                row = self._row()
+                started = row.started
+                if started is None:
+                    started = row.started = kernel_entry(GAME_STARTED, phase=self._cfg.start_phase)
                 batch: list[Effect] = [started]
                 setup = self._setup
                 if setup is not None:

@@ -283,6 +283,21 @@ def test_a_seat_given_a_constant_map_again_takes_its_kept_record_and_entry(monke
     assert past[0].vars is blue and seated("kept-seat-past")[0] is not past[0]
 
 
+def test_every_game_of_the_same_rules_logs_the_kept_game_started_entry() -> None:
+    """``start`` keeps its ``GAME_STARTED`` entry on the start phase's row: every later game of
+    these rules logs that same value, naming the start phase."""
+    the_rules = counter_rules()
+    entries = []
+    for _ in range(3):
+        engine = hr.Engine(the_rules)
+        engine.add_player("p1", "red")
+        engine.start()
+        (started,) = [e for e in engine.log().effects if e.type == hr.GAME_STARTED]
+        assert started == kernel_entry(hr.GAME_STARTED, phase=the_rules.config.start_phase)
+        entries.append(started)
+    assert entries[1] is entries[0] and entries[2] is entries[0]
+
+
 def test_a_map_that_is_not_a_constant_is_read_even_when_its_twin_is() -> None:
     """Known by identity only: an equal map built elsewhere is read, and refused when out of order."""
     hr.constant_map({"b": "2", "a": "1"})
