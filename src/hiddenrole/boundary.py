@@ -153,7 +153,7 @@ class Boundary(WhoActs):
             if not receivers:
                 raise MessageNotAllowed(f"nobody can hear {sender_id!r} now")
             msg: Message = _new(Message, (p.id, content, self._state.phase, self._state.round))
-            handlers = tuple(self._message_handlers)
+            handlers = self._message_handlers
         finally:
             self._release()
         for h in handlers:
@@ -169,7 +169,7 @@ class Boundary(WhoActs):
             raise InvalidArgument("handler must be callable")
         with self._lock:
             self._guard()
-            self._event_handlers.append(handler)
+            self._event_handlers = (*self._event_handlers, handler)  # replaced, never changed: see EngineBase
 
     def on_message(self, handler: MessageHandler) -> None:
         """Call ``handler(message, receivers)`` for every message sent."""
@@ -177,4 +177,4 @@ class Boundary(WhoActs):
             raise InvalidArgument("handler must be callable")
         with self._lock:
             self._guard()
-            self._message_handlers.append(handler)
+            self._message_handlers = (*self._message_handlers, handler)

@@ -127,10 +127,13 @@ class EngineBase:
         self._acquire: Callable[[], object] = self._lock.acquire
         self._release: Callable[[], object] = self._lock.release
         self._in_ext = False
-        self._event_handlers: list[EventHandler] = []
-        self._outbox: list[Event] = []
+        # The handlers as tuples, replaced when one is added (never changed in place), and the outbox
+        # only once events are published: most engines never get a handler, and every engine made
+        # and freed three lists for them (One Night makes and frees one engine per short game).
+        self._event_handlers: tuple[EventHandler, ...] = ()
+        self._outbox: list[Event] | None = None
         self._delivering = False
-        self._message_handlers: list[MessageHandler] = []
+        self._message_handlers: tuple[MessageHandler, ...] = ()
         self._status: Status | None = None
         self._alive_kept: tuple[str, ...] | None = None
         """The living ids, kept like ``_status`` (read without the lock until the board changes)."""
@@ -273,7 +276,7 @@ class EngineBase:
                         return
                     batch = tuple(self._outbox)
                     self._outbox.clear()
-                    handlers = tuple(self._event_handlers)
+                    handlers = self._event_handlers
                 for ev in batch:
                     for h in handlers:
                         try:
@@ -360,7 +363,10 @@ class EngineBase:
     def _public(self, out: list[Effect]) -> None:
         """Queue the events handlers will receive (none are built when nobody listens)."""
         if self._event_handlers:
-            self._outbox.extend(e.to_event() for e in out if e.type not in INTERNAL_EVENTS)
+            outbox = self._outbox
+            if outbox is None:
+                outbox = self._outbox = []
+            outbox.extend(e.to_event() for e in out if e.type not in INTERNAL_EVENTS)
 
     def _commit(self, out: list[Effect]) -> None:
         self._log.extend(out)

@@ -71,8 +71,8 @@ class State:
         self._alive_ids: tuple[str, ...] | None = None
         self._all: tuple[PlayerInfo, ...] | None = None
         self._public: tuple[PublicPlayerInfo, ...] | None = None
-        self._index: dict[str, int] | None = {}
-        self._rows: list[PlayerInfo] | None = []
+        self._index: dict[str, int] | None = None
+        self._rows: list[PlayerInfo] | None = None
         """Every record in seat order, kept current by each write (one store where the record
         changes): :meth:`all_players` is a copy of it, not a lookup per seat. ``None`` once seating
         changes, rebuilt when next read; ``_index`` (seat -> place) likewise, apart (a board that is
