@@ -285,11 +285,12 @@ target's turns are queued (``False``: the phase starts with no turn order)."""
 class PhaseRow:
     """What the engine reads of one phase when it ends or is entered, found with one lookup by
     phase (and read without one while the phase lasts, see ``EngineBase._row``): its resolver,
-    next phase, table and transition plans, the ``PHASE_CHANGED`` entries that enter it and its
-    running statuses. Each was a lookup by phase of its own, about six per phase ended (compiled,
-    about 150 instructions each)."""
+    next phase, table and transition plans, whether its end asks the victory checker, the
+    ``PHASE_CHANGED`` entries that enter it and its running statuses. Each was a lookup by phase
+    of its own, about six per phase ended (compiled, about 150 instructions each)."""
 
     __slots__ = (
+        "asks_victory",
         "entry",
         "entry_keep",
         "name",
@@ -309,6 +310,7 @@ class PhaseRow:
         resolver: Callable[..., Any] | None,
         next_phase: PhaseType,
         plans: dict[PhaseType, Plan],
+        asks_victory: bool = True,
     ) -> None:
         self.name = name
         """The phase, as the config spells it (the engine checks it by identity against the board's)."""
@@ -323,6 +325,9 @@ class PhaseRow:
         self.plans = plans
         """The transitions out of this phase, by target: :attr:`Shape.plans`' row for it (shared by
         every Rules value on the same Config; filled as transitions are first taken)."""
+        self.asks_victory = asks_victory
+        """Whether the victory checker is asked when this phase ends: the rules have one, and their
+        ``victory_after`` names this phase or is ``None`` (``end_phase`` skips the call otherwise)."""
         self.entry: Effect | None = None
         self.entry_keep: Effect | None = None
         """The ``PHASE_CHANGED`` log entries entering this phase, without and with ``keep_actors``
@@ -396,13 +401,15 @@ class CompiledRules:
             self.tables = shape.tables
             self.paths = shape.paths
             phases = cfg.phases
+            after = rules.victory_after
             self.rows: dict[PhaseType, PhaseRow] = {}
             """A :class:`PhaseRow` per phase (START and END included)."""
             for name, plans in shape.plans.items():
                 pc = phases.get(name)
                 table = shape.tables.get(name)
                 resolver = b.resolvers[name] if table is not None else None
-                self.rows[name] = PhaseRow(name, table, resolver, "" if pc is None else pc.next_phase, plans)
+                asks = b.victory is not None and (after is None or name in after)
+                self.rows[name] = PhaseRow(name, table, resolver, "" if pc is None else pc.next_phase, plans, asks)
             # What every engine copies into its own fields, kept here as native fields: read through
             # the pure-Python Bound, each is a generic attribute lookup, five per engine built.
             self.usable = b.usable

@@ -164,7 +164,9 @@ class Phases(Acting):
                             if e.type == GOTO_PHASE and not e.canceled and e.phase not in tables and e.phase != END:
                                 self._b.logger.error("goto to unknown phase %r ignored", e.phase)
                     nxt = goto or here.next_phase or END
-                winners = None if s.detours else self._check_victory()
+                # Asked unless a detour is owed, or the rules' ``victory_after`` leaves this phase out
+                # (read from its row: the phase ended, whatever comes next).
+                winners = None if s.detours or not here.asks_victory else self._check_victory()
                 if winners is not None:
                     nxt = END
                 if nxt == END:

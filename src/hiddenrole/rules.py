@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from .config import Config, by_identity
 from .effects import Effect, Event, SkillUse
-from .errors import InvalidConfig
+from .errors import InvalidConfig, InvalidPhase
 from .state import GameView
 from .vocab import Camp, PhaseType, RoleType, SkillType
 
@@ -175,6 +175,13 @@ class Rules:
     any target, so a game whose gate concerns a few skills pays nothing for the rest (a day
     vote's every seat). ``None``: ``usable`` is asked about every skill. Stored as a frozenset.
 
+    ``victory_after`` (optional, with ``victory``) names the only phases after whose end the
+    victory can be decided: the engine asks ``victory`` when one of them ends and skips the call
+    when any other phase ends, so a game decided by one phase (One Night's vote) does not pay a
+    check per phase. ``None``: asked after every phase, as without it. Stored as a frozenset of
+    leaf phases of the config. It is the rules' promise, like ``usable_skills``: the random-game
+    harness checks that the checker says ``None`` after every phase end it leaves out.
+
     ``name`` (lowercase, e.g. ``"werewolf"``) and ``version`` are recorded in snapshots
     and logs; restoring under a different name or version is refused.
     """
@@ -194,6 +201,7 @@ class Rules:
     interceptors: tuple[InterceptorLike, ...] = field(default=(), kw_only=True)
     usable: UsableLike | None = field(default=None, kw_only=True)
     usable_skills: frozenset[SkillType] | None = field(default=None, kw_only=True)
+    victory_after: frozenset[PhaseType] | None = field(default=None, kw_only=True)
     logger: logging.Logger | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
@@ -223,6 +231,8 @@ class Rules:
         by_identity(_VALID_CONFIGS, self.config, _validated)
         if self.usable_skills is not None:
             object.__setattr__(self, "usable_skills", _usable_skills(self))
+        if self.victory_after is not None:
+            object.__setattr__(self, "victory_after", _victory_after(self))
 
     def with_game_setup(self, game_setup: GameSetupLike | None) -> Rules:
         """A copy with ``game_setup`` in place of this value's: what a game whose rules differ
@@ -261,6 +271,33 @@ def _usable_skills(rules: Rules) -> frozenset[SkillType]:
         if not isinstance(k, str) or not k:
             raise InvalidConfig(f"Rules.usable_skills holds {k!r}, not a skill name")
     return skills
+
+
+def _victory_after(rules: Rules) -> frozenset[PhaseType]:
+    """``rules.victory_after`` checked, as a frozenset: a collection of phase names (else
+    :class:`InvalidConfig`), with a ``victory`` to ask (else :class:`InvalidConfig`), each a leaf
+    phase of the config (else :class:`InvalidPhase`: an unknown phase, ``START`` or ``END``, or a
+    compound phase, never ends itself, so naming one would promise nothing). Empty is allowed: the
+    victory is then asked only before ``start`` (a game that ends by ``goto END`` alone)."""
+    declared: Any = rules.victory_after
+    if isinstance(declared, (str, bytes)) or not isinstance(declared, Iterable):
+        raise InvalidConfig("Rules.victory_after must be a collection of phase names, or None")
+    try:
+        phases = frozenset(declared)
+    except TypeError:
+        raise InvalidConfig("Rules.victory_after must hold phase names") from None
+    if rules.victory is None:
+        raise InvalidConfig("Rules.victory_after is declared but Rules.victory is None")
+    configured = rules.config.phases
+    compound = rules.config.compound_phases()
+    for k in sorted(phases, key=repr):
+        if not isinstance(k, str) or not k:
+            raise InvalidConfig(f"Rules.victory_after holds {k!r}, not a phase name")
+        if k not in configured:
+            raise InvalidPhase(f"Rules.victory_after names {k!r}, not a phase of the config")
+        if k in compound:
+            raise InvalidPhase(f"Rules.victory_after names compound phase {k!r}, which never ends itself")
+    return phases
 
 
 _COPY_WITH_SETUP: list[Callable[[Rules, GameSetupLike | None], Rules]] = []

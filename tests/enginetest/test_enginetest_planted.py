@@ -207,6 +207,35 @@ def test_E_catches_a_round_that_decreases() -> None:
     assert "round went down" in err.detail
 
 
+@pytest.mark.parametrize(
+    ("declared", "hidden"),
+    [
+        # Only FALLOUT: a TALLY that kills a camp's last player (no trip owed: a BLUE) decides unseen.
+        (frozenset({fuzzgame.FALLOUT}), fuzzgame.TALLY),
+        # Only TALLY: a TALLY death that owes a trip holds the check until the trip is served, and
+        # the FALLOUT that serves it is left out (so is its own CURSE's kill).
+        (frozenset({fuzzgame.TALLY}), fuzzgame.FALLOUT),
+    ],
+)
+def test_E_catches_a_victory_after_that_leaves_out_a_deciding_phase(declared: frozenset[str], hidden: str) -> None:
+    rules = dataclasses.replace(fuzzgame.rules(), victory_after=declared)
+
+    def setup(rng: random.Random) -> et.Game:
+        return dataclasses.replace(fuzzgame.setup(rng), rules=rules)
+
+    spec = dataclasses.replace(fuzzgame.fuzz_spec(games=60), setup=setup, leaks=None, must_see=())
+    err = raises(spec, et.Invariant.STATUS)
+    assert f"Rules.victory_after leaves out {hidden!r}" in err.detail, err.detail
+    assert "let a decided game run on" in err.detail
+
+
+def test_E_passes_a_victory_after_that_names_every_deciding_phase() -> None:
+    # The fuzz game's own declaration (TALLY and FALLOUT, not ACT): the check runs and stays green.
+    assert fuzzgame.rules().victory_after == frozenset({fuzzgame.TALLY, fuzzgame.FALLOUT})
+    report = et.run(dataclasses.replace(fuzzgame.fuzz_spec(games=30), leaks=None, must_see=()))
+    assert report.finished == 30
+
+
 # ---------------------------------------------------------------------- the round boundary with detours
 # The fuzz game's resolvers check the kernel's promise (issue 11) and raise BoundaryBroken,
 # which the harness reports as a CRASH. These plants reach into the kernel's transition

@@ -9,14 +9,15 @@ Two camps, RED and BLUE; the REDs know each other. The phase graph::
              advances the round too
 
 TALLY eliminates the marked living players in id order; a RED victim owes a trip to
-FALLOUT. The two lowest seats start with a shield: the first time one of them would
-die, an interceptor spares them instead (event ``SPARED``, label ``shielded``), and a
-second interceptor cancels the announcement and FALLOUT trip of a death that did not
-happen. The
-act function now and then names the ACT phase's actors itself (``SET_ACTORS`` through
-``Engine.apply``), dead players included. Marks are round variables and TALLY loops
-back to ACT inside CYCLE, so a spared player's mark survives until the group is
-re-entered (after a FALLOUT): deliberate, it makes ``CLEAR_ROUND_VARS`` observable.
+FALLOUT. Only TALLY and FALLOUT kill, so the rules declare them as ``victory_after``
+(the harness checks the promise on every ACT's end). The two lowest seats start with a
+shield: the first time one of them would die, an interceptor spares them instead (event
+``SPARED``, label ``shielded``), and a second interceptor cancels the announcement and
+FALLOUT trip of a death that did not happen. The act function now and then names the ACT
+phase's actors itself (``SET_ACTORS`` through ``Engine.apply``), dead players included.
+Marks are round variables and TALLY loops back to ACT inside CYCLE, so a spared player's
+mark survives until the group is re-entered (after a FALLOUT): deliberate, it makes
+``CLEAR_ROUND_VARS`` observable.
 
 The round boundary with detours (issue 11): TALLY ends a round and may queue several
 FALLOUT trips at once, and FALLOUT itself ends a round and re-enters CYCLE, which clears
@@ -242,6 +243,7 @@ def rules() -> hr.Rules:
         version="1",
         resolvers={ACT: resolve_act, TALLY: resolve_tally, FALLOUT: resolve_fallout},
         victory=last_camp_standing,
+        victory_after=frozenset({TALLY, FALLOUT}),  # the phases that kill (ACT only marks)
         role_setup={RED: lambda pid, role: {hr.VAR_CAMP: RED}, BLUE: lambda pid, role: {hr.VAR_CAMP: BLUE}},
         game_setup=shield_the_first_two,
         audience=audience,

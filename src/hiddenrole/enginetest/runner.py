@@ -13,6 +13,7 @@ the new log entries only and the whole log is replayed on a schedule
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import traceback
@@ -128,6 +129,8 @@ class _GameRun:
             self.fail(Invariant.CRASH, f"setup returned {type(game).__name__}, not an enginetest.Game")
         self.game = game
         self.rules = game.rules
+        self.watch = VictoryWatch.of(game.rules)
+        """E's check of ``Rules.victory_after`` (``None`` when the rules declare none)."""
         self.engine_type = game.engine_type
         self.engine = self._guarded(self._build, "seating and start")
 
@@ -246,7 +249,11 @@ class _GameRun:
             self.fail(Invariant.STABLE, f"the engine from {how}: asking twice gave different answers: {d}")
 
     def _restored(self, snap: hr.Snapshot, verify: bool) -> hr.Engine:
-        clone = self.engine_type.restore(self.rules, snap, verify=verify)
+        # The every-step copy runs under the declaration lifted, its checker watched (E); the verified
+        # copy under the rules as given, like the original.
+        watch = self.watch
+        rules = self.rules if verify or watch is None else watch.rules
+        clone = self.engine_type.restore(rules, snap, verify=verify)
         clone.on_event(self.clone_recorder)
         return clone
 
@@ -279,6 +286,7 @@ class _GameRun:
         status = self.engine.status()
         for how, clone in clones:
             got = self._guarded(clone.end_phase, f"end_phase on the engine from {how}", Invariant.SNAPSHOT)
+            self.check_victory_after()
             if got != effects:
                 d = diff(plain(effects), plain(got), "effects")
                 self.fail(Invariant.SNAPSHOT, f"after {how}, end_phase produced other effects: {d}")
@@ -288,6 +296,24 @@ class _GameRun:
             if clone.status() != status:
                 self.fail(Invariant.SNAPSHOT, f"after {how} and end_phase: {clone.status()} != {status}")
         return effects
+
+    def check_victory_after(self) -> None:
+        """E: no phase end that ``Rules.victory_after`` leaves out found the game decided.
+
+        The engine never asks the checker then, so a declaration that forgot a phase would let a
+        decided game play on without a sound. The restored copy that runs without the declaration
+        asks it after every phase end (but while a detour is owed, as the engine does), on the very
+        board the engine would have shown it; :class:`VictoryWatch` records what it said."""
+        watch = self.watch
+        if watch is None or not watch.hidden:
+            return
+        phase, rnd, camps = watch.hidden[0]
+        self.fail(
+            Invariant.STATUS,
+            f"Rules.victory_after leaves out {phase!r}, but when it ended (round {rnd}) the victory checker "
+            f"said {list(camps)}: the engine, which does not ask it then, let a decided game run on "
+            f"(declared: {sorted(watch.declared)})",
+        )
 
     def check_replay(self, status: hr.Status, last: bool) -> Behaviour | None:
         """B: the log's new entries survive JSON every step; on scheduled steps the whole log replays.
@@ -384,10 +410,55 @@ def _labels(labeler: Labeler, engine: hr.Engine, effects: tuple[hr.Effect, ...])
 
 def victory_now(rules: hr.Rules, view: hr.GameView) -> tuple[str, ...] | None:
     """Ask the rules' victory checker about ``view`` directly (``None``: undecided or no checker)."""
+    fn = _checker(rules)
+    if fn is None:
+        return None
+    got = fn(view)
+    return None if got is None else tuple(sorted(set(got)))
+
+
+def _checker(rules: hr.Rules) -> Callable[[hr.GameView], Iterable[str] | None] | None:
+    """The rules' victory checker as a plain callable (its ``check_victory`` method, or itself)."""
     checker = rules.victory
     if checker is None:
         return None
     method = getattr(checker, "check_victory", None)
     fn: Callable[[hr.GameView], Iterable[str] | None] = method if callable(method) else checker  # type: ignore[assignment]
-    got = fn(view)
-    return None if got is None else tuple(sorted(set(got)))
+    return fn
+
+
+class VictoryWatch:
+    """The rules' victory checker, watched: what it decides after a phase their ``victory_after``
+    leaves out is recorded in :attr:`hidden` (phase, round, camps).
+
+    :attr:`rules` are the rules with the declaration lifted and this watch as their checker (same
+    name and version, so a snapshot restores under them): an engine of them asks after every phase
+    end, on the board the declared engine would have asked about had it asked, and otherwise
+    decides exactly as the rules do.
+    """
+
+    __slots__ = ("declared", "fn", "hidden", "rules")
+
+    def __init__(self, rules: hr.Rules, fn: Callable[[hr.GameView], Iterable[str] | None]) -> None:
+        self.declared: frozenset[str] = rules.victory_after or frozenset()
+        self.fn = fn
+        self.hidden: list[tuple[str, int, tuple[str, ...]]] = []
+        self.rules = dataclasses.replace(rules, victory=self, victory_after=None)
+
+    @classmethod
+    def of(cls, rules: hr.Rules) -> VictoryWatch | None:
+        """A watch for ``rules``, ``None`` when they declare no ``victory_after`` (nothing is skipped)."""
+        fn = _checker(rules)
+        if rules.victory_after is None or fn is None:
+            return None
+        return cls(rules, fn)
+
+    def __call__(self, view: hr.GameView) -> tuple[str, ...] | None:
+        got = self.fn(view)
+        if got is None:
+            return None
+        camps = tuple(got)  # read once: the engine gets the same camps
+        phase = view.phase  # the phase that just ended: the engine asks before it moves on
+        if phase not in self.declared and phase != hr.START:  # START: the check before the start
+            self.hidden.append((phase, view.round, camps))
+        return camps

@@ -404,6 +404,12 @@ def test_M16_assassination_decides() -> None:
         engine.submit("p6", ms.ASSASSINATE, ("p1",))
 
 
+def test_M10_M14_M16_only_the_vote_the_mission_and_the_assassination_decide() -> None:
+    # What check_victory reads (rejects, results, the shot) changes only there: the rules declare
+    # it (Rules.victory_after), so the kernel skips the check after the reveal and the nominations.
+    assert ms.rules().victory_after == frozenset({ms.TEAM_VOTE, ms.MISSION, ms.ASSASSINATION})
+
+
 # ------------------------------------------------------------------ M17
 
 

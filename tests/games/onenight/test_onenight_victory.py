@@ -101,6 +101,9 @@ def test_O23_decided_only_after_the_vote() -> None:
         engine.end_phase()
     engine.end_phase()
     assert engine.status().over and engine.status().winners == (WOLF,)
+    # So the rules declare it (Rules.victory_after): the kernel asks after the vote alone.
+    assert engine.rules.victory_after == frozenset({on.VOTE_PHASE})
+    assert on.rules((V, V, S), minion_clause=True).victory_after == frozenset({on.VOTE_PHASE})
 
 
 def test_O26_optional_minion_clause() -> None:

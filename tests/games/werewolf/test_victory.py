@@ -8,7 +8,7 @@ import pytest
 
 import hiddenrole as hr
 from hiddenrole.games import werewolf as ww
-from hiddenrole.games.werewolf import victory
+from hiddenrole.games.werewolf import idiot, victory, wolfking
 
 from .helpers import board, player
 
@@ -183,3 +183,16 @@ def test_R16_the_bound_checker_agrees_with_the_census_through_random_deaths_and_
             b = b.apply(writes)
             view = b.view()
             assert checker.check_victory(view) == ww.check_victory(view, mode)
+
+
+def test_R17_the_census_is_asked_only_after_the_phases_that_kill() -> None:
+    # Rules.victory_after (the harness checks the promise): deaths come from dawn, the vote and the
+    # last actions only, whatever the roles (the wolf king is data); with any interceptor, an
+    # extension's (the idiot's) or the host's, every phase is asked.
+    killing = frozenset({ww.NIGHT_RESOLVE, ww.VOTE, ww.NIGHT_LAST_ACTION, ww.DAY_LAST_ACTION})
+    assert ww.rules().victory_after == killing
+    assert ww.rules(ww.Switches(ordered_day=True)).victory_after == killing
+    assert ww.rules(ww.Switches(bid_for_floor=True)).victory_after == killing
+    assert ww.rules(extensions=(idiot.EXTENSION,)).victory_after is None
+    assert ww.rules(extensions=(wolfking.EXTENSION,)).victory_after == killing
+    assert ww.rules(extra_interceptors=(lambda effect, view: None,)).victory_after is None

@@ -496,6 +496,9 @@ def rules() -> hr.Rules:
         version=RULES_VERSION,
         resolvers=resolvers,
         victory=check_victory,
+        # What the checker reads changes only there: the rejects (team vote), the results (mission)
+        # and the shot (assassination); reveal and nominations never decide.
+        victory_after=frozenset({TEAM_VOTE, MISSION, ASSASSINATION}),
         role_setup={role: _role_setup for role in sorted(ROLES)},
         game_setup=setup_game,
         role_info={

@@ -279,6 +279,7 @@ def _variant(minion_clause: bool) -> hr.Rules:
         version=VERSION_MINION_CLAUSE if minion_clause else VERSION,
         resolvers=RESOLVERS,
         victory=check_victory_with_minion_clause if minion_clause else check_victory,
+        victory_after=frozenset({VOTE_PHASE}),  # O23: decided only after the vote (the checker says None before)
         role_setup={r: card_setup for r in ROLES},
         role_info={r: role_info for r in ROLES},
         audience=audience,

@@ -139,7 +139,7 @@ from .resolution import (
 from .roles import CORE_ROLES, GUN_CAUSES, Extension, InterceptorLike, RoleInfoLike, RoleSpec, camp_vars
 from .seating import seating
 from .switches import DISCLOSURE_SWITCHES, FLOOR_TURNS, MAX_FLOOR_TURNS, Switches
-from .victory import Victory, check_victory
+from .victory import KILLING_PHASES, Victory, check_victory
 from .vocab import *  # noqa: F403  (the vocabulary is part of this package's public names)
 from .vocab import CHECK, WITCH
 from .vocab import __all__ as _VOCAB
@@ -184,6 +184,7 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
         info.update(ext.role_info)
     if len({e.name for e in extensions}) != len(extensions):
         raise hr.InvalidConfig("an extension is listed twice")
+    interceptors = (*(i for e in extensions for i in e.interceptors), *extra)
     return hr.Rules(
         build_config(specs, ordered_day=sw.ordered_day, bid_for_floor=sw.bid_for_floor),
         name=NAME,
@@ -191,12 +192,14 @@ def _build(sw: Switches, extensions: tuple[Extension, ...], extra: tuple[Interce
         resolvers={**resolvers(sw), **floor_resolvers(sw)},
         turn_resolvers={**turn_resolvers(sw), **floor_turn_resolvers(sw)},
         victory=Victory(sw.victory_mode),
+        # An interceptor (an extension's or the host's) may write a death in any phase: then every phase is asked.
+        victory_after=None if interceptors else KILLING_PHASES,
         role_setup={s.role: seating(s) for s in specs},
         role_info=info,
         audience=Audience(_events(extensions)),
         teammates=teammates,
         speech=floor_speech if sw.bid_for_floor else ordered_speech if sw.ordered_day else speech,
-        interceptors=(*(i for e in extensions for i in e.interceptors), *extra),
+        interceptors=interceptors,
         usable=Usable(sw),
         usable_skills=USABLE_SKILLS,
     )

@@ -11,9 +11,26 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .vocab import EVIL, GOD, GOOD, SIDE_WIPE, TOWN_WIPE, VAR_CATEGORY, VILLAGER
+from .vocab import (
+    DAY_LAST_ACTION,
+    EVIL,
+    GOD,
+    GOOD,
+    NIGHT_LAST_ACTION,
+    NIGHT_RESOLVE,
+    SIDE_WIPE,
+    TOWN_WIPE,
+    VAR_CATEGORY,
+    VILLAGER,
+    VOTE,
+)
 
-__all__ = ["check_victory", "Victory"]
+__all__ = ["check_victory", "Victory", "KILLING_PHASES"]
+
+KILLING_PHASES: Final = frozenset({NIGHT_RESOLVE, NIGHT_LAST_ACTION, VOTE, DAY_LAST_ACTION})
+"""The phases whose resolvers can kill (dawn, the vote, a shot in a last action), declared as
+``Rules.victory_after``: the census reads the living and the seats' camps, and camps are set at
+seating, so no other phase's end can change the verdict (the kernel skips the check there)."""
 
 
 # What a seat counts for in the census, from its camp and category variables (an int: compiled, a
