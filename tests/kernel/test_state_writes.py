@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hiddenrole import state
-from hiddenrole.effects import EMPTY_MAP, constant_map
+from hiddenrole.effects import EMPTY_MAP, GAME, constant_map, set_var
+from hiddenrole.views import PlayerInfo
 
 _KEYS = st.sampled_from(["a", "b", "c", "d", "e"])
 _CONSTANT = constant_map({"b": "1", "d": "2"})
@@ -67,3 +68,19 @@ def test_writes_of_a_map_someone_else_holds_are_not_remembered() -> None:
     assert dict(state._with(cell, "b", "2")) == {"a": "1", "b": "2"}
     d["a"] = "3"
     assert dict(state._with(cell, "b", "2")) == {"a": "3", "b": "2"}
+
+
+def test_a_record_whose_id_is_an_equal_copy_is_stored_in_its_own_row() -> None:
+    """The rows find a written seat by identity first; a record seated again under an equal but
+    distinct id string (a restored record) is found through the index instead, in its own row."""
+    board = state.State()
+    for pid in ("p1", "p2", "p3"):
+        board.seat(PlayerInfo(pid, "r", True, EMPTY_MAP, EMPTY_MAP))
+    board.all_players()  # the rows, kept from now on
+    copy = "".join(["p", "2"])
+    assert copy == "p2" and copy is not board.order[1]
+    board.seat(PlayerInfo(copy, "r", True, EMPTY_MAP, EMPTY_MAP))
+    board.all_players()
+    board.apply(set_var(GAME.of("p2"), "k", "v"))
+    assert board.all_players() == tuple(board.players[pid] for pid in board.order)
+    assert board.all_players()[1].vars == {"k": "v"}
