@@ -174,9 +174,8 @@ class State:
         rows = self._rows
         if rows is None:
             return
-        order = self.order
-        for n in range(len(order)):
-            if order[n] is pid:
+        for n, seated in enumerate(self.order):
+            if seated is pid:
                 rows[n] = rec
                 return
         rows[self._places()[pid]] = rec
