@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from .effects import EMPTY_MAP, Effect, VarScope, sorted_ids
+from .effects import EMPTY_MAP, Effect, VarScope, is_constant_map, sorted_ids
 from .errors import InvalidArgument
 from .views import Detour, PlayerInfo, PublicPlayerInfo, RoundContext
 from .vocab import DETOUR, SET_ACTORS, SET_ALIVE, SET_VAR, START, Camp, PhaseAction, PhaseType, RoleType
@@ -164,10 +164,20 @@ class State:
         self._blank = None
 
     def _store_row(self, pid: str, rec: PlayerInfo) -> None:
-        """Keep ``_rows`` current after ``pid``'s record was replaced by ``rec`` (nothing while it is dropped)."""
+        """Keep ``_rows`` current after ``pid``'s record was replaced by ``rec`` (nothing while it is dropped).
+
+        The seat's place is found in seat order by identity (a record's id is the seated id itself:
+        records are made from the seated one), a few instructions a seat compiled, where a lookup in
+        ``_index`` cost about 130 and building it, once per seating, about 2,000; the index serves
+        when the scan finds no identical id."""
         rows = self._rows
-        if rows is not None:
-            rows[self._places()[pid]] = rec
+        if rows is None:
+            return
+        for n, seated in enumerate(self.order):
+            if seated is pid:
+                rows[n] = rec
+                return
+        rows[self._places()[pid]] = rec
 
     def _placed(self) -> list[PlayerInfo]:
         """``_rows``, rebuilt if seating changed since it was last built."""
@@ -350,7 +360,44 @@ class State:
                 self.detours.append(_new(Detour, (source, phase)))  # no NamedTuple __new__ frame
 
 
+WRITES_KEPT: Final = 4096
+"""How many maps :func:`_with` remembers the writes of (a bound: beyond it writes are made afresh)."""
+_KEPT_WRITES: Final[dict[int, dict[str, dict[str, Mapping[str, str]]]]] = {}
+"""By a variable map's identity, then key, then value: the map that write makes. Only immutable maps
+are entered, each kept alive for good (so its identity is never another's): the empty map and the
+kernel's constant maps (kept by :mod:`~hiddenrole.effects`), and each map a remembered write made (a
+read-only view of a dict nobody else holds, kept as the value of that write)."""
+
+
 def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
+    """:func:`_written`, remembered when ``cell`` is immutable (see :data:`_KEPT_WRITES`).
+
+    Why: rules write the same few variables with the same few values game after game (One Night's
+    seats start from one constant map per card, then swap cards and learn them; werewolf's seats
+    likewise mark and clear), and copying the map and freezing the copy cost about 2,000
+    instructions a write, compiled, three lookups about 450. Maps are values: a record holding a
+    remembered map reads, compares and saves as a fresh one would. Only writes that make a new map
+    are remembered (an unchanged map or an emptied one is rare), so the bound holds every entry."""
+    known = _KEPT_WRITES.get(id(cell))
+    if known is not None:
+        writes = known.get(key)
+        if writes is not None:
+            got = writes.get(value)
+            if got is not None:
+                return got
+    elif len(_KEPT_WRITES) < WRITES_KEPT and (cell is EMPTY_MAP or is_constant_map(cell)):
+        known = _KEPT_WRITES[id(cell)] = {}
+    made = _written(cell, key, value)
+    if known is not None and made is not cell and made is not EMPTY_MAP and len(_KEPT_WRITES) < WRITES_KEPT:
+        writes = known.get(key)
+        if writes is None:
+            writes = known[key] = {}
+        writes[value] = made
+        _KEPT_WRITES[id(made)] = {}  # a map just made: its own writes are remembered too
+    return made
+
+
+def _written(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
     """Copy-on-write update of a read-only variable map; returns ``cell`` if unchanged.
 
     The map is copied whole first (a read-only map's own copy is the underlying dict's;
@@ -399,7 +446,7 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
 
 
 def _with_unsorted(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
-    """:func:`_with` of a new key in a map whose keys are not sorted: the keys stay in their
+    """:func:`_written` of a new key in a map whose keys are not sorted: the keys stay in their
     order when ``key`` sorts last, else the map is sorted."""
     d = dict(cell)
     last = next(reversed(d))

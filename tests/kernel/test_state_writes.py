@@ -9,9 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hiddenrole import state
-from hiddenrole.effects import EMPTY_MAP
+from hiddenrole.effects import EMPTY_MAP, GAME, constant_map, set_var
+from hiddenrole.views import PlayerInfo
 
 _KEYS = st.sampled_from(["a", "b", "c", "d", "e"])
+_CONSTANT = constant_map({"b": "1", "d": "2"})
+"""Made once: the kernel remembers a bounded number of constant maps per process."""
 
 
 def _reference(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
@@ -40,3 +43,44 @@ def test_with_writes_what_the_reference_does(cells: dict[str, str], key: str, va
         assert (got is cell) == (want is cell)
         assert (got is EMPTY_MAP) == (want is EMPTY_MAP)
         assert type(got) is MappingProxyType
+
+
+@given(st.lists(st.tuples(_KEYS, st.sampled_from(["", "1", "2"])), max_size=8))
+def test_remembered_writes_give_what_the_reference_does(writes: list[tuple[str, str]]) -> None:
+    """From the immutable maps whose writes are remembered (the empty map, a constant map), a chain
+    of writes made twice: the second time the remembered maps, equal to the reference's each step."""
+    for start in (EMPTY_MAP, _CONSTANT):
+        for _ in range(2):
+            cell = start
+            for key, value in writes:
+                got, want = state._with(cell, key, value), _reference(cell, key, value)
+                assert list(got.items()) == list(want.items())
+                assert (got is cell) == (want is cell)
+                assert (got is EMPTY_MAP) == (want is EMPTY_MAP)
+                assert type(got) is MappingProxyType
+                cell = got
+
+
+def test_writes_of_a_map_someone_else_holds_are_not_remembered() -> None:
+    """A read-only view of a dict its maker still holds may change under it: its writes are made anew."""
+    d = {"a": "1"}
+    cell = MappingProxyType(d)
+    assert dict(state._with(cell, "b", "2")) == {"a": "1", "b": "2"}
+    d["a"] = "3"
+    assert dict(state._with(cell, "b", "2")) == {"a": "3", "b": "2"}
+
+
+def test_a_record_whose_id_is_an_equal_copy_is_stored_in_its_own_row() -> None:
+    """The rows find a written seat by identity first; a record seated again under an equal but
+    distinct id string (a restored record) is found through the index instead, in its own row."""
+    board = state.State()
+    for pid in ("p1", "p2", "p3"):
+        board.seat(PlayerInfo(pid, "r", True, EMPTY_MAP, EMPTY_MAP))
+    board.all_players()  # the rows, kept from now on
+    copy = "".join(["p", "2"])
+    assert copy == "p2" and copy is not board.order[1]
+    board.seat(PlayerInfo(copy, "r", True, EMPTY_MAP, EMPTY_MAP))
+    board.all_players()
+    board.apply(set_var(GAME.of("p2"), "k", "v"))
+    assert board.all_players() == tuple(board.players[pid] for pid in board.order)
+    assert board.all_players()[1].vars == {"k": "v"}
