@@ -255,22 +255,27 @@ class Rules:
         return (self.name, self.version)
 
 
+def _declared_names(declared: Any, field_name: str, what: str, needs: str, has_needed: bool) -> frozenset[str]:
+    """A declared set of names (``Rules.<field_name>``) checked as a frozenset of non-empty str, else
+    :class:`InvalidConfig`; ``needs`` names the extension point it is about, which must be set."""
+    if isinstance(declared, (str, bytes)) or not isinstance(declared, Iterable):
+        raise InvalidConfig(f"Rules.{field_name} must be a collection of {what} names, or None")
+    try:
+        names = frozenset(declared)
+    except TypeError:
+        raise InvalidConfig(f"Rules.{field_name} must hold {what} names") from None
+    if not has_needed:
+        raise InvalidConfig(f"Rules.{field_name} is declared but Rules.{needs} is None")
+    for k in sorted(names, key=repr):
+        if not isinstance(k, str) or not k:
+            raise InvalidConfig(f"Rules.{field_name} holds {k!r}, not a {what} name")
+    return names
+
+
 def _usable_skills(rules: Rules) -> frozenset[SkillType]:
     """``rules.usable_skills`` checked (non-empty skill names, with a ``usable`` to ask), as a
     frozenset. A name no step offers is allowed: a game whose boards differ may declare one set."""
-    declared: Any = rules.usable_skills
-    if isinstance(declared, (str, bytes)) or not isinstance(declared, Iterable):
-        raise InvalidConfig("Rules.usable_skills must be a collection of skill names, or None")
-    try:
-        skills = frozenset(declared)
-    except TypeError:
-        raise InvalidConfig("Rules.usable_skills must hold skill names") from None
-    if rules.usable is None:
-        raise InvalidConfig("Rules.usable_skills is declared but Rules.usable is None")
-    for k in sorted(skills, key=repr):
-        if not isinstance(k, str) or not k:
-            raise InvalidConfig(f"Rules.usable_skills holds {k!r}, not a skill name")
-    return skills
+    return _declared_names(rules.usable_skills, "usable_skills", "skill", "usable", rules.usable is not None)
 
 
 def _victory_after(rules: Rules) -> frozenset[PhaseType]:
@@ -279,20 +284,10 @@ def _victory_after(rules: Rules) -> frozenset[PhaseType]:
     phase of the config (else :class:`InvalidPhase`: an unknown phase, ``START`` or ``END``, or a
     compound phase, never ends itself, so naming one would promise nothing). Empty is allowed: the
     victory is then asked only before ``start`` (a game that ends by ``goto END`` alone)."""
-    declared: Any = rules.victory_after
-    if isinstance(declared, (str, bytes)) or not isinstance(declared, Iterable):
-        raise InvalidConfig("Rules.victory_after must be a collection of phase names, or None")
-    try:
-        phases = frozenset(declared)
-    except TypeError:
-        raise InvalidConfig("Rules.victory_after must hold phase names") from None
-    if rules.victory is None:
-        raise InvalidConfig("Rules.victory_after is declared but Rules.victory is None")
+    phases = _declared_names(rules.victory_after, "victory_after", "phase", "victory", rules.victory is not None)
     configured = rules.config.phases
     compound = rules.config.compound_phases()
-    for k in sorted(phases, key=repr):
-        if not isinstance(k, str) or not k:
-            raise InvalidConfig(f"Rules.victory_after holds {k!r}, not a phase name")
+    for k in sorted(phases):
         if k not in configured:
             raise InvalidPhase(f"Rules.victory_after names {k!r}, not a phase of the config")
         if k in compound:
