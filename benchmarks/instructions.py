@@ -9,8 +9,8 @@ prints instructions per game. The garbage collector is off and the hash seed fix
 counted runs, so two trees compare like for like (a full collection otherwise lands at a
 different moment and moves a 30-game count by about 1%).
 
-Usage: ``python benchmarks/instructions.py [games] [werewolf,avalon,onenight] [part]`` (default
-30, all three, ``play``). Needs ``valgrind``; the tree measured is the ``hiddenrole`` Python
+Usage: ``python benchmarks/instructions.py [games] [werewolf,avalon,onenight] [part] [warm]`` (default
+30, all three, ``play``, 0). Needs ``valgrind``; the tree measured is the ``hiddenrole`` Python
 imports (put another tree's ``src`` first on ``PYTHONPATH`` to measure it, or a compiled build).
 
 ``part`` other than ``play`` counts one durable-record step per game instead, as the game
@@ -18,6 +18,11 @@ benchmarks time it (:data:`PARTS`), by subtracting the same games played without
 ``roundtrip`` (snapshot -> JSON bytes -> verified restore, after phase 5), ``replay`` (of the
 finished game's log object), ``replay_json`` (the log encoded afresh, decoded and replayed),
 in the steady state: both runs first play :data:`WARMUP_GAMES` games with the step done.
+
+``warm`` games (other seeds) are played first in both runs and not counted: the steady state of a
+long timed run, whose kernel and rules memos (kept seatings, remembered writes, dealt centres) are
+filled; a short count of fresh games also pays their first fills. Steady counts used in the notes:
+``500 onenight play 3000``, ``100 avalon play 300``, ``50 werewolf play 700`` (werewolf's memos full).
 """
 
 from __future__ import annotations
@@ -69,13 +74,15 @@ def _games(kind: str) -> tuple[Callable[[int], tuple[hr.Rules, hr.Engine]], rand
     raise SystemExit(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
 
 
-def play(kind: str, games: int, part: str = "play", extra: bool = True) -> None:
+def play(kind: str, games: int, part: str = "play", extra: bool = True, warm_games: int = 0) -> None:
     """The counted part: ``games`` seeded games of ``kind``, as the benchmarks play them, and
-    (``extra``) the step ``part`` names once per game."""
+    (``extra``) the step ``part`` names once per game, after ``warm_games`` games not counted."""
     new_game, chooser = _games(kind)
     gc.disable()
     tally = random_policy.Tally()
-    warm = range(WARMUP_SEED, WARMUP_SEED + WARMUP_GAMES) if part != "play" and games else range(0)
+    # play: the warm games in both runs (the counted one and the empty one); a part: in its two runs
+    n_warm = warm_games if part == "play" else max(warm_games, WARMUP_GAMES) if games else 0
+    warm = range(WARMUP_SEED, WARMUP_SEED + n_warm)
     for seed in [*warm, *range(games)]:
         rules, engine = new_game(seed)
         engine.start()
@@ -92,11 +99,12 @@ def play(kind: str, games: int, part: str = "play", extra: bool = True) -> None:
             hr.Engine.replay(rules, hr.GameLog(log.rules_name, log.rules_version, log.effects).to_json())
 
 
-def count(kind: str, games: int, part: str = "play", extra: bool = True) -> int:
+def count(kind: str, games: int, part: str = "play", extra: bool = True, warm_games: int = 0) -> int:
     """Instructions valgrind counts for a child that plays ``games`` games of ``kind`` (see :func:`play`)."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     cmd += [sys.executable, str(Path(__file__).resolve()), "--play", kind, str(games), part, str(int(extra))]
+    cmd.append(str(warm_games))
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     found = _REFS.search(done.stderr)
     if found is None:
@@ -106,23 +114,27 @@ def count(kind: str, games: int, part: str = "play", extra: bool = True) -> int:
 
 def main(argv: Sequence[str]) -> None:
     if len(argv) >= 5 and argv[0] == "--play":
-        play(argv[1], int(argv[2]), argv[3], argv[4] == "1")
+        play(argv[1], int(argv[2]), argv[3], argv[4] == "1", int(argv[5]) if len(argv) > 5 else 0)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind (apt-get install valgrind)")
     games = int(argv[0]) if argv else DEFAULT_GAMES
     kinds = argv[1].split(",") if len(argv) > 1 else list(KINDS)
     part = argv[2] if len(argv) > 2 else "play"
+    warm_games = int(argv[3]) if len(argv) > 3 else 0
     if part not in PARTS:
         raise SystemExit(f"unknown part {part!r}; one of {', '.join(PARTS)}")
     out = {}
     for kind in kinds:
         if part == "play":
-            per_game = (count(kind, games) - count(kind, 0)) / games
+            with_games = count(kind, games, warm_games=warm_games)
+            per_game = (with_games - count(kind, 0, warm_games=warm_games)) / games
         else:
-            per_game = (count(kind, games, part) - count(kind, games, part, extra=False)) / games
+            with_part = count(kind, games, part, warm_games=warm_games)
+            per_game = (with_part - count(kind, games, part, False, warm_games)) / games
         out[kind] = per_game
-        print(f"{kind:>9}: {per_game / 1e6:8.3f} M instructions/{part} ({games} games)", flush=True)
+        after = f" after {warm_games} warm" if warm_games else ""
+        print(f"{kind:>9}: {per_game / 1e6:8.3f} M instructions/{part} ({games} games{after})", flush=True)
     suffix = "game" if part == "play" else part
     print(" ".join(f"{k}_minstr_per_{suffix}={v / 1e6:.3f}" for k, v in out.items()))
 
