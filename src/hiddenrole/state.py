@@ -386,14 +386,18 @@ def _with(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
             if got is not None:
                 return got
     elif len(_KEPT_WRITES) < WRITES_KEPT and (cell is EMPTY_MAP or is_constant_map(cell)):
-        known = _KEPT_WRITES[id(cell)] = {}
+        known = _KEPT_WRITES.setdefault(id(cell), {})
     made = _written(cell, key, value)
     if known is not None and made is not cell and made is not EMPTY_MAP and len(_KEPT_WRITES) < WRITES_KEPT:
-        writes = known.get(key)
-        if writes is None:
-            writes = known[key] = {}
-        writes[value] = made
-        _KEPT_WRITES[id(made)] = {}  # a map just made: its own writes are remembered too
+        # The memo is shared by every engine, and engines in other threads write at the same time
+        # (pure Python may switch threads between any two steps): each step is one dict call, so no
+        # entry is ever replaced, and a map is entered as a key only once the memo holds it (an
+        # identity whose object died could be another map's). Another thread's equal map, entered
+        # first, is taken instead of this one.
+        kept = known.setdefault(key, {}).setdefault(value, made)
+        if kept is not made:
+            return kept
+        _KEPT_WRITES.setdefault(id(made), {})  # a map just made: its own writes are remembered too
     return made
 
 

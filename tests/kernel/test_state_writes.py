@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -84,3 +85,24 @@ def test_a_record_whose_id_is_an_equal_copy_is_stored_in_its_own_row() -> None:
     board.apply(set_var(GAME.of("p2"), "k", "v"))
     assert board.all_players() == tuple(board.players[pid] for pid in board.order)
     assert board.all_players()[1].vars == {"k": "v"}
+
+
+@pytest.mark.pure_only  # a spy on a module function that compiled code calls directly
+def test_a_write_another_engine_remembered_meanwhile_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo is shared by engines in several threads: when another thread remembers the same write
+    while this one makes it, this one takes the remembered map, so the memo never replaces an entry
+    (a map it dropped could die while its identity stays a key, then be another map's)."""
+    monkeypatch.setattr(state, "_KEPT_WRITES", {})  # room, whatever other games in this process kept
+    real = state._written
+    theirs: list[Mapping[str, str]] = []
+
+    def racing(cell: Mapping[str, str], key: str, value: str) -> Mapping[str, str]:
+        monkeypatch.setattr(state, "_written", real)
+        theirs.append(state._with(cell, key, value))  # the other thread, between this one's steps
+        return real(cell, key, value)
+
+    monkeypatch.setattr(state, "_written", racing)
+    mine = state._with(EMPTY_MAP, "race.key", "won")
+    assert theirs and mine is theirs[0]
+    assert dict(mine) == {"race.key": "won"}
+    assert state._with(EMPTY_MAP, "race.key", "won") is mine
