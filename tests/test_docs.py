@@ -291,6 +291,7 @@ def test_imports_only_go_downward_through_the_public_api(part: str) -> None:
 
 
 KERNEL_ORDER = (
+    "locking",
     "vocab",
     "errors",
     "config",

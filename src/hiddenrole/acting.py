@@ -50,7 +50,7 @@ class Acting(Restoring):
         alive), the phase has the skill for the player's role, every target exists
         and is alive (unless the step allows dead targets).
         """
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -168,7 +168,7 @@ class Acting(Restoring):
             self._board_changed()
             self._commit(out)
         finally:
-            self._release()
+            self._lock.release()
         self._dispatch()
         return use
 

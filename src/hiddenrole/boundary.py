@@ -42,7 +42,7 @@ class Boundary(WhoActs):
         providers it asks are pure), so it is kept per seat until either changes, as the
         seat's allowed skills are.
         """
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -81,14 +81,14 @@ class Boundary(WhoActs):
             self._views[pid] = view
             return view
         finally:
-            self._release()
+            self._lock.release()
 
     def audience_of(self, event: Event | Effect) -> tuple[str, ...] | None:
         """Who may see ``event``: ids; ``()`` for nobody; ``None`` when the rules do not know.
 
         Kernel primitives are shown to nobody, whatever the rules say.
         """
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -105,13 +105,13 @@ class Boundary(WhoActs):
                 return None
             return self._seated(got, "audience provider")
         finally:
-            self._release()
+            self._lock.release()
 
     # ------------------------------------------------------------------ speech
 
     def message_receivers(self, sender_id: str) -> tuple[str, ...]:
         """Who would hear ``sender_id`` now. Without a speech rule: every living player."""
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -120,7 +120,7 @@ class Boundary(WhoActs):
                 p = self._player(sender_id)  # raises unless a str subclass names a player
             return self._receivers(p)
         finally:
-            self._release()
+            self._lock.release()
 
     def _receivers(self, p: PlayerInfo) -> tuple[str, ...]:
         fn = self._b.speech
@@ -142,7 +142,7 @@ class Boundary(WhoActs):
 
     def send_message(self, sender_id: str, content: str) -> Message:
         """Deliver a chat line to the receivers the speech rule allows (not logged)."""
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -155,7 +155,7 @@ class Boundary(WhoActs):
             msg: Message = _new(Message, (p.id, content, self._state.phase, self._state.round))
             handlers = self._message_handlers
         finally:
-            self._release()
+            self._lock.release()
         for h in handlers:
             try:
                 h(msg, receivers)

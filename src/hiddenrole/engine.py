@@ -47,13 +47,13 @@ class Engine(Phases):
         got = self._status
         if got is not None and not self._in_ext:
             return got  # a kept answer needs no lock (see allowed_skills)
-        self._acquire()
+        self._lock.acquire()
         try:
             self._guard()
             got = self._status
             return self._kept_status() if got is None else got
         finally:
-            self._release()
+            self._lock.release()
 
     def view(self) -> GameView:
         """A detached copy of the whole board (god view)."""
@@ -75,31 +75,31 @@ class Engine(Phases):
 
     def player_info(self, player_id: str) -> PlayerInfo:
         """God view of one player (raises :class:`PlayerNotFound`)."""
-        self._acquire()  # the bound methods, not ``with``: a driver reads every seat's record
+        self._lock.acquire()  # acquire / release, not ``with``: a driver reads every seat's record
         try:
             self._guard()
             return self._player(player_id)
         finally:
-            self._release()
+            self._lock.release()
 
     def player_ids(self) -> tuple[str, ...]:
-        self._acquire()
+        self._lock.acquire()
         try:
             self._guard()
             return tuple(self._state.order)
         finally:
-            self._release()
+            self._lock.release()
 
     def alive_player_ids(self) -> tuple[str, ...]:
         got = self._alive_kept
         if got is not None and not self._in_ext:
             return got  # kept by end_phase, read without the lock (see status)
-        self._acquire()
+        self._lock.acquire()
         try:
             self._guard()
             return self._state.alive_ids()
         finally:
-            self._release()
+            self._lock.release()
 
     def round_context(self) -> RoundContext:
         with self._lock:

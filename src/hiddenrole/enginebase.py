@@ -9,13 +9,13 @@ on it live in their own modules (``whoacts``, ``transitions``, ``restoring``,
 
 from __future__ import annotations
 
-import _thread
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from .compiled import EMPTY_TABLE, PhaseRow, PhaseTable, compiled
 from .effects import REPLACED_BY_INTERCEPTOR, Effect, Event, SkillUse, coerce_effects, vetted
 from .errors import GameEnded, GameNotStarted, InvalidArgument, PlayerNotFound, ReentrantCall
+from .locking import engine_lock
 from .persistence import EncodedEffects
 from .rules import Rules
 from .state import GameView, State
@@ -24,8 +24,6 @@ from .vocab import DETOUR, END, INTERNAL_EVENTS, START, Camp, SkillType
 
 _new: Final = tuple.__new__
 """Builds a :class:`Status` without the NamedTuple's generated ``__new__`` (a Python frame)."""
-_RLOCK: Final = _thread.RLock
-"""Read from a C static by compiled ``__init__`` (``_thread.RLock`` is a module attribute lookup)."""
 _STATUS: Final[type[Status]] = Status
 _RUNNING: Final[dict[str, list[Status | None]]] = {}
 """The running games' statuses made so far, by phase, then round (a list indexed by the round: compiled,
@@ -52,7 +50,6 @@ class EngineBase:
     """Fields and plumbing of one engine (not public; see :class:`~hiddenrole.engine.Engine`)."""
 
     __slots__ = (
-        "_acquire",
         "_alive_kept",
         "_answers",
         "_b",
@@ -74,7 +71,6 @@ class EngineBase:
         "_outbox",
         "_paths",
         "_pending",
-        "_release",
         "_role_setup",
         "_rows",
         "_setup",
@@ -118,14 +114,9 @@ class EngineBase:
         # The hottest readers and writers (submit, end_phase, allowed_skills, player_view, status,
         # alive_player_ids) take it with acquire() / try / finally release() rather than `with`:
         # as safe (re-entrant; any exception releases it) and cheaper both compiled (mypyc looks
-        # the context manager up on every entry) and pure: werewolf -1.9% / -3.4% instructions.
-        self._lock = _RLOCK()  # what threading.RLock() returns, without its Python frame
-        # Its two methods bound once: compiled, ``self._lock.acquire()`` looks the method up by name
-        # on every call (PyObject_VectorcallMethod); the bound method is called directly (a locked
-        # call's lock round trip, about 960 instructions, drops by about 250). The same lock: re-entrant,
-        # so a call back from an extension point still reaches the ReentrantCall check.
-        self._acquire: Callable[[], object] = self._lock.acquire
-        self._release: Callable[[], object] = self._lock.release
+        # the context manager up on every entry) and pure. Re-entrant, so a call back from an
+        # extension point still reaches the ReentrantCall check (see locking.py for why not RLock).
+        self._lock = engine_lock()
         self._in_ext = False
         # The handlers as tuples, replaced when one is added (never changed in place), and the outbox
         # only once events are published: most engines never get a handler, and every engine made

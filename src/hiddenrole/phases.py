@@ -46,7 +46,7 @@ class Phases(Acting):
         """Seat a player before the game starts; the role's setup gives initial variables."""
         # acquire / try / finally, as on the hot paths: a short game (One Night) seats its whole
         # table for every game.
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -54,7 +54,7 @@ class Phases(Acting):
             self._board_changed()
             return info
         finally:
-            self._release()
+            self._lock.release()
 
     def _keep_for_callers(self) -> None:
         """Under the lock, once the game has started or a phase has ended: keep the status, the
@@ -71,7 +71,7 @@ class Phases(Acting):
 
     def start(self) -> None:
         """Enter the start phase at round 1, then apply the game setup's effects."""
-        self._acquire()  # as in add_player: once per game, and games can be short
+        self._lock.acquire()  # as in add_player: once per game, and games can be short
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -107,7 +107,7 @@ class Phases(Acting):
             self._keep_for_callers()
             self._public([started])
         finally:
-            self._release()
+            self._lock.release()
         self._dispatch()
 
     def end_phase(self) -> tuple[Effect, ...]:
@@ -116,7 +116,7 @@ class Phases(Acting):
         Returns every effect produced (cancelled ones and interceptor originals
         included) and, if the game ended, the ``GAME_ENDED`` effect.
         """
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -192,7 +192,7 @@ class Phases(Acting):
             self._keep_for_callers()
             self._public(out)
         finally:
-            self._release()
+            self._lock.release()
         if self._outbox:
             self._dispatch()
         return tuple(out)
@@ -224,7 +224,7 @@ class Phases(Acting):
         (or a role setup, or the iterable, raising) undoes the seats this call made, so a refused
         table leaves the engine as it was."""
         items: Iterable[object] = seats  # unchecked yet: read as objects (mypyc)
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -246,7 +246,7 @@ class Phases(Acting):
                 self._board_changed()
             return tuple(out)
         finally:
-            self._release()
+            self._lock.release()
 
     def _seat_one(self, player_id: object, role: object) -> PlayerInfo:
         """Under the lock: seat one player (the checks, the role's setup, the record, the log).

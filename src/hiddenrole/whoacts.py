@@ -339,7 +339,7 @@ class WhoActs(EngineBase):
             got = self._now.get(player_id)
             if got is not None:
                 return got
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -350,7 +350,7 @@ class WhoActs(EngineBase):
             self._player(player_id)  # raises unless a str subclass names a player
             return ()
         finally:
-            self._release()
+            self._lock.release()
 
     def who_acts(self) -> Iterator[tuple[str, tuple[SkillType, ...]]]:
         """Every seat that may submit now, in seat order, with its ``allowed_skills`` (never empty).
@@ -390,7 +390,7 @@ class WhoActs(EngineBase):
 
     def readiness(self) -> Readiness:
         """Who still owes an action; advice only (ending the phase is never refused)."""
-        self._acquire()
+        self._lock.acquire()
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
@@ -436,7 +436,7 @@ class WhoActs(EngineBase):
                     ready = False
             return _new(Readiness, (s.phase, s.round, ready, tuple(pend), tuple(opt), acted, "", ()))
         finally:
-            self._release()
+            self._lock.release()
 
     def phase_info(self) -> PhaseInfo:
         """God view of the phase for a moderator: steps, active roles, who and what."""
