@@ -511,10 +511,19 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
     assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
     assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
     assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
-    for key in (ww.VAR_PROTECTED, ww.VAR_SAVED, ww.VAR_POISONED):
-        for pid in ("p01", "p02"):
-            assert rs._marked(pid, key) == hr.set_var(hr.ROUND.of(pid), key, hr.VAR_PRESENT)
-            assert rs._marked(pid, key) is rs._marked(pid, key)
+    for per_round, scope in ((True, hr.ROUND), (False, hr.GAME)):
+        for key, value in ((ww.VAR_PROTECTED, hr.VAR_PRESENT), (ww.VAR_GUARD_LAST_ROUND, "2"), (ww.VAR_POISON, "")):
+            for pid in ("p01", "p02"):
+                assert rs._written(per_round, pid, key, value) == hr.set_var(scope.of(pid), key, value)
+                assert rs._written(per_round, pid, key, value) is rs._written(per_round, pid, key, value)
+    assert rs._written(False, "p01", ww.VAR_GUARD_LAST_ROUND, "3") == hr.set_var(
+        hr.GAME.of("p01"), ww.VAR_GUARD_LAST_ROUND, "3"
+    )
+    for camp in (ww.EVIL, ww.GOOD, ww.EVIL):  # the same seer and seat seen in another deal
+        want_check = hr.event(ww.CHECK, "p01", "p02", {"camp": camp, "good": "false" if camp == ww.EVIL else "true"})
+        assert rs._checked("p01", "p02", camp) == want_check
+        assert rs._checked("p01", "p02", camp) is rs._checked("p01", "p02", camp)
+    assert rs._checked("p01", "p03", ww.GOOD).target == "p03" and rs._checked("p04", "p03", ww.GOOD).source == "p04"
     for pid in ("p01", "p02"):
         assert rs._kill_target(pid) == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, pid)
         assert rs._kill_target(pid) is rs._kill_target(pid)
@@ -523,7 +532,9 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
         hr.GAME.of("p98"), ww.VAR_DEATH_CAUSE, ww.SHOOT
     )
     assert rs._event(ww.SKIP, "p98") == hr.event(ww.SKIP, "p98")
-    assert rs._marked("p98", ww.VAR_SAVED) == hr.set_var(hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT)
+    assert rs._written(True, "p98", ww.VAR_SAVED, hr.VAR_PRESENT) == hr.set_var(
+        hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT
+    )
     assert rs._kill_target("p98") == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, "p98")
 
 

@@ -193,17 +193,18 @@ def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
     return got
 
 
-_MARKS: Final[dict[tuple[str, str], hr.Effect]] = {}
+_WRITES: Final[dict[tuple[bool, str, str, str], hr.Effect]] = {}
 _KILL_TARGETS: Final[dict[str, hr.Effect]] = {}
 
 
-def _marked(player_id: str, key: str) -> hr.Effect:
-    """``hr.set_var(hr.ROUND.of(player_id), key, hr.VAR_PRESENT)``, kept (:func:`_keep`): tonight's
-    marker on a seat (protected, saved, poisoned; a table has a few of each)."""
-    k = (player_id, key)
-    got = _MARKS.get(k)
+def _written(per_round: bool, player_id: str, key: str, value: str) -> hr.Effect:
+    """``hr.set_var(scope, key, value)`` on a seat's cell (``scope`` as :func:`_owned` gives it), kept
+    (:func:`_keep`): tonight's markers (protected, saved, poisoned), a guard's memory of his last
+    night, a potion spent. A table has a few of each; building one costs about twice the lookup."""
+    k = (per_round, player_id, key, value)
+    got = _WRITES.get(k)
     if got is None:
-        got = _keep(_MARKS, k, hr.set_var(_owned(True, player_id), key, hr.VAR_PRESENT))
+        got = _keep(_WRITES, k, hr.set_var(_owned(per_round, player_id), key, value))
     return got
 
 
@@ -367,9 +368,9 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out.append(_event(PROTECT, gid, target))
-        out.append(_marked(target, VAR_PROTECTED))
-        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
-        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
+        out.append(_written(True, target, VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(_written(False, gid, VAR_GUARD_LAST_TARGET, target))
+        out.append(_written(False, gid, VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
 
 
@@ -467,8 +468,8 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(kind, wid, target, reason))
             continue
         out.append(_event(kind, wid, target))
-        out.append(hr.set_var(_owned(False, wid), potion, ""))
-        out.append(_marked(target, mark))
+        out.append(_written(False, wid, potion, ""))
+        out.append(_written(True, target, mark, hr.VAR_PRESENT))
         drank.append(wid)
     return out
 
@@ -484,8 +485,21 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         if target is None:
             out.append(_refused(CHECK, sid, named, NO_TARGET))
             continue
-        out.append(hr.event(CHECK, sid, target.id, _seen(cell(target.vars, hr.VAR_CAMP))))
+        out.append(_checked(sid, target.id, cell(target.vars, hr.VAR_CAMP)))
     return out
+
+
+_CHECKS: Final[dict[tuple[str, str, str], hr.Effect]] = {}
+
+
+def _checked(seer: str, target: str, camp: str) -> hr.Effect:
+    """``hr.event(CHECK, seer, target, _seen(camp))``, kept (:func:`_keep`): a check's outcome, one
+    per seer, seat and camp (building it costs about twice the lookup)."""
+    key = (seer, target, camp)
+    got = _CHECKS.get(key)
+    if got is None:
+        got = _keep(_CHECKS, key, hr.event(CHECK, seer, target, _seen(camp)))
+    return got
 
 
 _NOBODY_DIED: Final[Mapping[str, str]] = hr.constant_map({"dead": ""})
