@@ -363,6 +363,23 @@ def test_R13_the_dead_and_the_disenfranchised_do_not_vote() -> None:
     assert ww.resolve_day([], town().view(), SW) == []
 
 
+def test_R13_a_ban_is_found_whatever_the_day_read_before() -> None:
+    """The living found with nobody banned are kept (:func:`resolution._anyone_banned`): the same
+    living skip the search, other living (a ban written since) are searched, and living with a ban
+    are never kept."""
+    quiet = town().view()
+    banned = town(player("p06", ww.VILLAGER, extra={ww.VAR_NO_VOTE: "1"})).view()
+    uses = [use("p00", ww.VOTE, "p07"), use("p06", ww.VOTE, "p05"), use("p07", ww.VOTE, "p05")]
+    for view in (quiet, quiet, banned, banned, quiet, banned):
+        assert ww.resolve_vote(uses, view, SW) == _vote_as_written(uses, view)
+        assert ww.resolve_vote(uses[::-1], view, SW) == _vote_as_written(uses, view)  # the general way
+        day = ww.resolve_day([], view, SW)
+        assert day == (
+            [] if view is quiet else [hr.set_actors(ww.VOTE, "p00", "p01", "p02", "p03", "p04", "p05", "p07")]
+        )
+        assert killed(ww.resolve_vote(uses, view, SW)) == (["p05"] if view is quiet else [])
+
+
 def _vote_as_written(uses: list[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """R13 written plainly: each voter's first VOTE, the living and enfranchised counted, by a dict."""
     firsts: dict[str, str] = {}
@@ -409,6 +426,8 @@ def test_R13_every_ballot_order_counts_as_written() -> None:
             uses.insert(
                 rng.randint(0, len(uses)), use(rng.choice(seats), rng.choice((ww.VOTE, ww.SKIP)), rng.choice(seats))
             )
+        assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
+        assert ww.resolve_day([], b.view(), SW) is not None  # the day before, on the same living
         assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
 
 

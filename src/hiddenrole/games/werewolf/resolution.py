@@ -634,14 +634,31 @@ def _banned(values: Mapping[str, str]) -> bool:
     return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
 
 
+_UNBANNED: Final[list[tuple[hr.PlayerInfo, ...]]] = [()]
+"""The last living seats found with nobody banned from voting (one slot, read once: another thread
+may replace it; it holds the tuple, so the identity it is compared by cannot be reused)."""
+
+
+def _anyone_banned(living: tuple[hr.PlayerInfo, ...]) -> bool:
+    """Whether a seat of ``living`` (``GameView.alive_players``) has lost its vote.
+
+    A day's discussion and its vote read the same tuple (the view returns it until a record
+    changes) and most days nobody has lost the vote: the tuple found so is kept, and the vote
+    does not search each voter's variables again (compiled, each ``in`` is a generic call)."""
+    if _UNBANNED[0] is living:
+        return False
+    for p in living:
+        values = p.vars
+        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
+            return True
+    _UNBANNED[0] = living
+    return False
+
+
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
-    for p in living:  # most days nobody lost the vote: found without building the list of voters
-        values = p.vars
-        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
-            break
-    else:
+    if not _anyone_banned(living):  # most days: found without building the list of voters
         return []
     return [hr.set_actors(VOTE, *[p.id for p in living if not _banned(p.vars)])]
 
@@ -679,10 +696,12 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     # ``pieces[4 * k + 2]``; and their targets alone, to count.
     pieces: list[str] = []
     cast: list[str] = []
-    if not _ballots_in_seat_order(uses, view.alive_players(), pieces, cast):
+    living = view.alive_players()
+    banned = _anyone_banned(living)  # if not, no voter's variables are read
+    if not _ballots_in_seat_order(uses, living, banned, pieces, cast):
         pieces.clear()
         cast.clear()
-        _ballots(uses, view.alive_players(), pieces, cast)
+        _ballots(uses, living, banned, pieces, cast)
     text = "".join(pieces)
     leaders, top = _count(cast)  # sorts ``cast``: the ballots' order is kept in ``pieces``
     if len(leaders) != 1:
@@ -709,13 +728,14 @@ def _count_ballot(pieces: list[str], cast: list[str], voter: str, target: str) -
 
 
 def _ballots_in_seat_order(
-    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], banned: bool, pieces: list[str], cast: list[str]
 ) -> bool:
     """:func:`_ballots` for the usual day, False (the lists part filled) for any other: when every
     ballot's voter is living and comes after the previous ballot's in seat order (each seat votes
     once, in turn), each ballot is its voter's first and the ballots are already in voter order,
     so they are counted as they come, matched to their records by walking the living once (no
-    dict of first ballots to fill and read back: compiled, each step is a generic call)."""
+    dict of first ballots to fill and read back: compiled, each step is a generic call). A voter's
+    variables are read only when ``banned`` (see :func:`_ballots`)."""
     n = len(living)
     j = 0
     for u in uses:
@@ -726,22 +746,21 @@ def _ballots_in_seat_order(
             j += 1
         if j == n:  # not living, or not after the previous voter: the general way
             return False
-        values = living[j].vars  # :func:`_banned`, inline: once per voter
+        seat = living[j]
         j += 1
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
-        if not targets or not targets[0]:
-            continue
-        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
+        if not targets or not targets[0] or (banned and _banned(seat.vars)):
             continue
         _count_ballot(pieces, cast, voter, targets[0])
     return True
 
 
 def _ballots(
-    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], banned: bool, pieces: list[str], cast: list[str]
 ) -> None:
     """The counted ballots, in voter (id) order: each living voter's first VOTE, if it names a
-    target and the voter has not lost the vote (the dead's are not counted)."""
+    target and the voter has not lost the vote (the dead's are not counted; ``banned``: whether a
+    living seat may have lost it, :func:`_anyone_banned`)."""
     firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
     for u in uses:
         if u.skill == VOTE:
@@ -754,7 +773,7 @@ def _ballots(
     for p in living:  # the living are in id order: the ballots need no sort
         v = p.id
         t = firsts.get(v)
-        if t and not _banned(p.vars):
+        if t and not (banned and _banned(p.vars)):
             _count_ballot(pieces, cast, v, t)
 
 
