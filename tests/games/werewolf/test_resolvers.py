@@ -487,6 +487,8 @@ def test_a_tally_counts_past_the_numerals_kept() -> None:
         ["p02", "p01", "p02"],
         ["p03", "p01", "p02", "p01", "p03"],
         ["p1", "p10", "p2", "p10", "p1", "p10"],
+        ["p02"] * 40,  # past the counts kept as text
+        ["p03"] * 31 + ["p01"] * 33 + ["p02"] * 32,
     ],
 )
 def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:

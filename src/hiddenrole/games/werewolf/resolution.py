@@ -242,6 +242,10 @@ _NUMERALS: Final = tuple(str(n) for n in range(32))  # _NUMERAL_COUNT entries
 ``str`` of an int is a generic call, and a vote writes one per target."""
 _NUMERAL_COUNT: Final = 32
 """``len(_NUMERALS)``, a C constant compiled."""
+_COUNTED: Final = tuple(f":{n}," for n in _NUMERALS)
+"""A tally's ``:n,`` after a target another follows (by count, as :data:`_NUMERALS`): one piece to join."""
+_COUNTED_LAST: Final = tuple(f":{n}" for n in _NUMERALS)
+"""The same after the last target."""
 
 
 _GAME_SCOPES: Final[dict[str, hr.VarScope]] = {}
@@ -322,27 +326,28 @@ def _run_end(ordered: list[str], i: int) -> int:
 
 def _tally(ordered: list[str]) -> str:
     """The tally of ``ordered`` (the ballots' targets, sorted: as :func:`_count` leaves them) as text:
-    ``t:n`` by target, comma-separated. Joined once from its pieces (compiled, an f-string per
-    target cost more: each is a generic native build of a new string); one or two ballots by
-    concatenation."""
+    ``t:n`` by target, comma-separated. Joined once from two pieces per target, the target and its
+    kept ``:n,`` (compiled, an f-string per target cost more: each is a generic native build of a
+    new string; and each piece is an append and a step of the join); the last target's count has
+    no comma. One or two ballots by concatenation."""
     n = len(ordered)
     if n == 1:
         return ordered[0] + ":1"
     if n == 2:
         a, b = ordered[0], ordered[1]
         return a + ":2" if a == b else a + ":1," + b + ":1"
+    if n == 0:
+        return ""
     pieces: list[str] = []
-    i = 0
+    i = votes = 0
     while i < n:
         t = ordered[i]
         j = _run_end(ordered, i)
         votes = j - i
-        if pieces:
-            pieces.append(",")
         pieces.append(t)
-        pieces.append(":")
-        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
+        pieces.append(_COUNTED[votes] if votes < _NUMERAL_COUNT else f":{votes},")
         i = j
+    pieces[-1] = _COUNTED_LAST[votes] if votes < _NUMERAL_COUNT else f":{votes}"
     return "".join(pieces)
 
 
