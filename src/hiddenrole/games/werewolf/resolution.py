@@ -296,10 +296,11 @@ def _count(cast: list[str]) -> tuple[list[str], int]:
             a, b = b, a
             cast[0], cast[1] = a, b  # sorted in place, as the general way leaves it
         return [a, b], 1
+    if n == 0:
+        return [], 0
     cast.sort()
-    leaders: list[str] = []
-    top = 0
-    i = 0
+    top = i = _run_end(cast, 0)  # the first run leads so far: no empty list of leaders built first
+    leaders = [cast[0]]
     while i < n:
         t = cast[i]
         j = _run_end(cast, i)
