@@ -363,6 +363,23 @@ def test_R13_the_dead_and_the_disenfranchised_do_not_vote() -> None:
     assert ww.resolve_day([], town().view(), SW) == []
 
 
+def test_R13_a_ban_is_found_whatever_the_day_read_before() -> None:
+    """The living found with nobody banned are kept (:func:`resolution._anyone_banned`): the same
+    living skip the search, other living (a ban written since) are searched, and living with a ban
+    are never kept."""
+    quiet = town().view()
+    banned = town(player("p06", ww.VILLAGER, extra={ww.VAR_NO_VOTE: "1"})).view()
+    uses = [use("p00", ww.VOTE, "p07"), use("p06", ww.VOTE, "p05"), use("p07", ww.VOTE, "p05")]
+    for view in (quiet, quiet, banned, banned, quiet, banned):
+        assert ww.resolve_vote(uses, view, SW) == _vote_as_written(uses, view)
+        assert ww.resolve_vote(uses[::-1], view, SW) == _vote_as_written(uses, view)  # the general way
+        day = ww.resolve_day([], view, SW)
+        assert day == (
+            [] if view is quiet else [hr.set_actors(ww.VOTE, "p00", "p01", "p02", "p03", "p04", "p05", "p07")]
+        )
+        assert killed(ww.resolve_vote(uses, view, SW)) == (["p05"] if view is quiet else [])
+
+
 def _vote_as_written(uses: list[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """R13 written plainly: each voter's first VOTE, the living and enfranchised counted, by a dict."""
     firsts: dict[str, str] = {}
@@ -409,6 +426,8 @@ def test_R13_every_ballot_order_counts_as_written() -> None:
             uses.insert(
                 rng.randint(0, len(uses)), use(rng.choice(seats), rng.choice((ww.VOTE, ww.SKIP)), rng.choice(seats))
             )
+        assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
+        assert ww.resolve_day([], b.view(), SW) is not None  # the day before, on the same living
         assert ww.resolve_vote(uses, b.view(), SW) == _vote_as_written(uses, b.view()), uses
 
 
@@ -468,6 +487,8 @@ def test_a_tally_counts_past_the_numerals_kept() -> None:
         ["p02", "p01", "p02"],
         ["p03", "p01", "p02", "p01", "p03"],
         ["p1", "p10", "p2", "p10", "p1", "p10"],
+        ["p02"] * 40,  # past the counts kept as text
+        ["p03"] * 31 + ["p01"] * 33 + ["p02"] * 32,
     ],
 )
 def test_a_count_names_the_leaders_and_the_tally_by_target(cast: list[str]) -> None:
@@ -511,10 +532,19 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
     assert rs._event(ww.SHOOT, "p01", "p03") == hr.event(ww.SHOOT, "p01", "p03")
     assert rs._event(ww.SHOOT, "p01", "p02") == hr.event(ww.SHOOT, "p01", "p02")
     assert rs._event(ww.SHOOT, "p01", "p02") is rs._event(ww.SHOOT, "p01", "p02")
-    for key in (ww.VAR_PROTECTED, ww.VAR_SAVED, ww.VAR_POISONED):
-        for pid in ("p01", "p02"):
-            assert rs._marked(pid, key) == hr.set_var(hr.ROUND.of(pid), key, hr.VAR_PRESENT)
-            assert rs._marked(pid, key) is rs._marked(pid, key)
+    for per_round, scope in ((True, hr.ROUND), (False, hr.GAME)):
+        for key, value in ((ww.VAR_PROTECTED, hr.VAR_PRESENT), (ww.VAR_GUARD_LAST_ROUND, "2"), (ww.VAR_POISON, "")):
+            for pid in ("p01", "p02"):
+                assert rs._written(per_round, pid, key, value) == hr.set_var(scope.of(pid), key, value)
+                assert rs._written(per_round, pid, key, value) is rs._written(per_round, pid, key, value)
+    assert rs._written(False, "p01", ww.VAR_GUARD_LAST_ROUND, "3") == hr.set_var(
+        hr.GAME.of("p01"), ww.VAR_GUARD_LAST_ROUND, "3"
+    )
+    for camp in (ww.EVIL, ww.GOOD, ww.EVIL):  # the same seer and seat seen in another deal
+        want_check = hr.event(ww.CHECK, "p01", "p02", {"camp": camp, "good": "false" if camp == ww.EVIL else "true"})
+        assert rs._checked("p01", "p02", camp) == want_check
+        assert rs._checked("p01", "p02", camp) is rs._checked("p01", "p02", camp)
+    assert rs._checked("p01", "p03", ww.GOOD).target == "p03" and rs._checked("p04", "p03", ww.GOOD).source == "p04"
     for pid in ("p01", "p02"):
         assert rs._kill_target(pid) == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, pid)
         assert rs._kill_target(pid) is rs._kill_target(pid)
@@ -523,7 +553,9 @@ def test_kept_deaths_and_outcomes_are_the_values_built_afresh(monkeypatch: pytes
         hr.GAME.of("p98"), ww.VAR_DEATH_CAUSE, ww.SHOOT
     )
     assert rs._event(ww.SKIP, "p98") == hr.event(ww.SKIP, "p98")
-    assert rs._marked("p98", ww.VAR_SAVED) == hr.set_var(hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT)
+    assert rs._written(True, "p98", ww.VAR_SAVED, hr.VAR_PRESENT) == hr.set_var(
+        hr.ROUND.of("p98"), ww.VAR_SAVED, hr.VAR_PRESENT
+    )
     assert rs._kill_target("p98") == hr.set_var(hr.ROUND, ww.VAR_KILL_TARGET, "p98")
 
 

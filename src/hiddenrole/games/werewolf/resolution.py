@@ -193,17 +193,18 @@ def _event(kind: str, source: str = "", target: str = "") -> hr.Effect:
     return got
 
 
-_MARKS: Final[dict[tuple[str, str], hr.Effect]] = {}
+_WRITES: Final[dict[tuple[bool, str, str, str], hr.Effect]] = {}
 _KILL_TARGETS: Final[dict[str, hr.Effect]] = {}
 
 
-def _marked(player_id: str, key: str) -> hr.Effect:
-    """``hr.set_var(hr.ROUND.of(player_id), key, hr.VAR_PRESENT)``, kept (:func:`_keep`): tonight's
-    marker on a seat (protected, saved, poisoned; a table has a few of each)."""
-    k = (player_id, key)
-    got = _MARKS.get(k)
+def _written(per_round: bool, player_id: str, key: str, value: str) -> hr.Effect:
+    """``hr.set_var(scope, key, value)`` on a seat's cell (``scope`` as :func:`_owned` gives it), kept
+    (:func:`_keep`): tonight's markers (protected, saved, poisoned), a guard's memory of his last
+    night, a potion spent. A table has a few of each; building one costs about twice the lookup."""
+    k = (per_round, player_id, key, value)
+    got = _WRITES.get(k)
     if got is None:
-        got = _keep(_MARKS, k, hr.set_var(_owned(True, player_id), key, hr.VAR_PRESENT))
+        got = _keep(_WRITES, k, hr.set_var(_owned(per_round, player_id), key, value))
     return got
 
 
@@ -241,6 +242,10 @@ _NUMERALS: Final = tuple(str(n) for n in range(32))  # _NUMERAL_COUNT entries
 ``str`` of an int is a generic call, and a vote writes one per target."""
 _NUMERAL_COUNT: Final = 32
 """``len(_NUMERALS)``, a C constant compiled."""
+_COUNTED: Final = tuple(f":{n}," for n in _NUMERALS)
+"""A tally's ``:n,`` after a target another follows (by count, as :data:`_NUMERALS`): one piece to join."""
+_COUNTED_LAST: Final = tuple(f":{n}" for n in _NUMERALS)
+"""The same after the last target."""
 
 
 _GAME_SCOPES: Final[dict[str, hr.VarScope]] = {}
@@ -291,10 +296,11 @@ def _count(cast: list[str]) -> tuple[list[str], int]:
             a, b = b, a
             cast[0], cast[1] = a, b  # sorted in place, as the general way leaves it
         return [a, b], 1
+    if n == 0:
+        return [], 0
     cast.sort()
-    leaders: list[str] = []
-    top = 0
-    i = 0
+    top = i = _run_end(cast, 0)  # the first run leads so far: no empty list of leaders built first
+    leaders = [cast[0]]
     while i < n:
         t = cast[i]
         j = _run_end(cast, i)
@@ -321,27 +327,28 @@ def _run_end(ordered: list[str], i: int) -> int:
 
 def _tally(ordered: list[str]) -> str:
     """The tally of ``ordered`` (the ballots' targets, sorted: as :func:`_count` leaves them) as text:
-    ``t:n`` by target, comma-separated. Joined once from its pieces (compiled, an f-string per
-    target cost more: each is a generic native build of a new string); one or two ballots by
-    concatenation."""
+    ``t:n`` by target, comma-separated. Joined once from two pieces per target, the target and its
+    kept ``:n,`` (compiled, an f-string per target cost more: each is a generic native build of a
+    new string; and each piece is an append and a step of the join); the last target's count has
+    no comma. One or two ballots by concatenation."""
     n = len(ordered)
     if n == 1:
         return ordered[0] + ":1"
     if n == 2:
         a, b = ordered[0], ordered[1]
         return a + ":2" if a == b else a + ":1," + b + ":1"
+    if n == 0:
+        return ""
     pieces: list[str] = []
-    i = 0
+    i = votes = 0
     while i < n:
         t = ordered[i]
         j = _run_end(ordered, i)
         votes = j - i
-        if pieces:
-            pieces.append(",")
         pieces.append(t)
-        pieces.append(":")
-        pieces.append(_NUMERALS[votes] if votes < _NUMERAL_COUNT else str(votes))
+        pieces.append(_COUNTED[votes] if votes < _NUMERAL_COUNT else f":{votes},")
         i = j
+    pieces[-1] = _COUNTED_LAST[votes] if votes < _NUMERAL_COUNT else f":{votes}"
     return "".join(pieces)
 
 
@@ -367,9 +374,9 @@ def resolve_guard(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(PROTECT, gid, target, REPEAT_PROTECT))
             continue
         out.append(_event(PROTECT, gid, target))
-        out.append(_marked(target, VAR_PROTECTED))
-        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_TARGET, target))
-        out.append(hr.set_var(_owned(False, gid), VAR_GUARD_LAST_ROUND, _numeral(view.round)))
+        out.append(_written(True, target, VAR_PROTECTED, hr.VAR_PRESENT))
+        out.append(_written(False, gid, VAR_GUARD_LAST_TARGET, target))
+        out.append(_written(False, gid, VAR_GUARD_LAST_ROUND, _numeral(view.round)))
     return out
 
 
@@ -467,8 +474,8 @@ def resolve_witch(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) 
             out.append(_refused(kind, wid, target, reason))
             continue
         out.append(_event(kind, wid, target))
-        out.append(hr.set_var(_owned(False, wid), potion, ""))
-        out.append(_marked(target, mark))
+        out.append(_written(False, wid, potion, ""))
+        out.append(_written(True, target, mark, hr.VAR_PRESENT))
         drank.append(wid)
     return out
 
@@ -484,8 +491,21 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
         if target is None:
             out.append(_refused(CHECK, sid, named, NO_TARGET))
             continue
-        out.append(hr.event(CHECK, sid, target.id, _seen(cell(target.vars, hr.VAR_CAMP))))
+        out.append(_checked(sid, target.id, cell(target.vars, hr.VAR_CAMP)))
     return out
+
+
+_CHECKS: Final[dict[tuple[str, str, str], hr.Effect]] = {}
+
+
+def _checked(seer: str, target: str, camp: str) -> hr.Effect:
+    """``hr.event(CHECK, seer, target, _seen(camp))``, kept (:func:`_keep`): a check's outcome, one
+    per seer, seat and camp (building it costs about twice the lookup)."""
+    key = (seer, target, camp)
+    got = _CHECKS.get(key)
+    if got is None:
+        got = _keep(_CHECKS, key, hr.event(CHECK, seer, target, _seen(camp)))
+    return got
 
 
 _NOBODY_DIED: Final[Mapping[str, str]] = hr.constant_map({"dead": ""})
@@ -620,14 +640,31 @@ def _banned(values: Mapping[str, str]) -> bool:
     return VAR_NO_VOTE in values and bool(values[VAR_NO_VOTE])
 
 
+_UNBANNED: Final[list[tuple[hr.PlayerInfo, ...]]] = [()]
+"""The last living seats found with nobody banned from voting (one slot, read once: another thread
+may replace it; it holds the tuple, so the identity it is compared by cannot be reused)."""
+
+
+def _anyone_banned(living: tuple[hr.PlayerInfo, ...]) -> bool:
+    """Whether a seat of ``living`` (``GameView.alive_players``) has lost its vote.
+
+    A day's discussion and its vote read the same tuple (the view returns it until a record
+    changes) and most days nobody has lost the vote: the tuple found so is kept, and the vote
+    does not search each voter's variables again (compiled, each ``in`` is a generic call)."""
+    if _UNBANNED[0] is living:
+        return False
+    for p in living:
+        values = p.vars
+        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
+            return True
+    _UNBANNED[0] = living
+    return False
+
+
 def resolve_day(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -> list[hr.Effect]:
     """Discussion has no effects, except naming the voters when someone lost the vote."""
     living = view.alive_players()
-    for p in living:  # most days nobody lost the vote: found without building the list of voters
-        values = p.vars
-        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (:func:`_banned`, inline)
-            break
-    else:
+    if not _anyone_banned(living):  # most days: found without building the list of voters
         return []
     return [hr.set_actors(VOTE, *[p.id for p in living if not _banned(p.vars)])]
 
@@ -665,10 +702,12 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView, sw: Switches) -
     # ``pieces[4 * k + 2]``; and their targets alone, to count.
     pieces: list[str] = []
     cast: list[str] = []
-    if not _ballots_in_seat_order(uses, view.alive_players(), pieces, cast):
+    living = view.alive_players()
+    banned = _anyone_banned(living)  # if not, no voter's variables are read
+    if not _ballots_in_seat_order(uses, living, banned, pieces, cast):
         pieces.clear()
         cast.clear()
-        _ballots(uses, view.alive_players(), pieces, cast)
+        _ballots(uses, living, banned, pieces, cast)
     text = "".join(pieces)
     leaders, top = _count(cast)  # sorts ``cast``: the ballots' order is kept in ``pieces``
     if len(leaders) != 1:
@@ -695,13 +734,14 @@ def _count_ballot(pieces: list[str], cast: list[str], voter: str, target: str) -
 
 
 def _ballots_in_seat_order(
-    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], banned: bool, pieces: list[str], cast: list[str]
 ) -> bool:
     """:func:`_ballots` for the usual day, False (the lists part filled) for any other: when every
     ballot's voter is living and comes after the previous ballot's in seat order (each seat votes
     once, in turn), each ballot is its voter's first and the ballots are already in voter order,
     so they are counted as they come, matched to their records by walking the living once (no
-    dict of first ballots to fill and read back: compiled, each step is a generic call)."""
+    dict of first ballots to fill and read back: compiled, each step is a generic call). A voter's
+    variables are read only when ``banned`` (see :func:`_ballots`)."""
     n = len(living)
     j = 0
     for u in uses:
@@ -712,22 +752,21 @@ def _ballots_in_seat_order(
             j += 1
         if j == n:  # not living, or not after the previous voter: the general way
             return False
-        values = living[j].vars  # :func:`_banned`, inline: once per voter
+        seat = living[j]
         j += 1
         targets = u.targets  # not ``u.target``: a NamedTuple property, a Python-level call
-        if not targets or not targets[0]:
-            continue
-        if VAR_NO_VOTE in values and values[VAR_NO_VOTE]:  # noqa: RUF019 (not ``get``: see :func:`cell`)
+        if not targets or not targets[0] or (banned and _banned(seat.vars)):
             continue
         _count_ballot(pieces, cast, voter, targets[0])
     return True
 
 
 def _ballots(
-    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], pieces: list[str], cast: list[str]
+    uses: Sequence[hr.SkillUse], living: tuple[hr.PlayerInfo, ...], banned: bool, pieces: list[str], cast: list[str]
 ) -> None:
     """The counted ballots, in voter (id) order: each living voter's first VOTE, if it names a
-    target and the voter has not lost the vote (the dead's are not counted)."""
+    target and the voter has not lost the vote (the dead's are not counted; ``banned``: whether a
+    living seat may have lost it, :func:`_anyone_banned`)."""
     firsts: dict[str, str] = {}  # each voter's first ballot, by voter: the target it names ("" none)
     for u in uses:
         if u.skill == VOTE:
@@ -740,7 +779,7 @@ def _ballots(
     for p in living:  # the living are in id order: the ballots need no sort
         v = p.id
         t = firsts.get(v)
-        if t and not _banned(p.vars):
+        if t and not (banned and _banned(p.vars)):
             _count_ballot(pieces, cast, v, t)
 
 
