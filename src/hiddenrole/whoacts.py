@@ -393,7 +393,7 @@ class WhoActs(EngineBase):
         i = 0  # ids[i:] are still to be asked
         while i < n:
             pid = ids[i]
-            skills = None  # seat i's answer, when asking it made the board's pass
+            skills = None  # seat i's answer, when asking it was to make the board's pass
             if self._answers is None or self._in_ext:
                 skills = self.allowed_skills(pid)  # as the loop asking seat by seat: raises inside an extension point
             answers = self._answers
@@ -407,16 +407,14 @@ class WhoActs(EngineBase):
                             if seat < first:
                                 continue
                             first = None
-                        if self._answers is not answers or self._in_ext:
-                            break
-                        got: tuple[SkillType, ...] | None = skills if seat is pid else None
+                        got = self._now.get(seat)  # allowed_skills' own fast path (a kept answer), inline
                         if got is None:
-                            got = self._now.get(seat)  # allowed_skills' own fast path (a kept answer), inline
-                            if got is None:
-                                got = self.allowed_skills(seat)
+                            got = self.allowed_skills(seat)
                         last = seat
                         if got:
                             yield seat, got
+                            if self._answers is not answers or self._in_ext:
+                                break  # the driver's step changed the board (or runs an extension point)
                     if self._answers is answers and not self._in_ext:
                         return  # every seat left was offered nothing by the board's pass: ``()``
                     if last is not None:
