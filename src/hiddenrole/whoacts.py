@@ -36,7 +36,12 @@ NO_TARGET_NOW = "no target is allowed now"
 class WhoActs(EngineBase):
     """Who may act, which skills each player is offered now, and the turn queue."""
 
-    __slots__ = ()
+    __slots__ = ("_acting",)
+
+    _acting: tuple[dict[str, tuple[SkillType, ...]], list[str]]
+    """The seats :meth:`_offers` offered anything, in seat order, with the map of that pass (its
+    ``_answers``): every other seat's answer is ``()`` while that map is the board's. Set by each
+    pass before its map is kept, so it is read only once ``_answers`` is set (never unset then)."""
 
     @abstractmethod
     def status(self) -> Status:
@@ -94,6 +99,7 @@ class WhoActs(EngineBase):
         # Every seat's entry starts as ``()`` (a copy of the board's template); an offered seat's is
         # replaced, which costs a fraction of inserting it into a fresh map.
         offers = s.blank_by_seat()
+        acting: list[str] = []  # the seats offered anything, in seat order (the actors are sorted by id)
         gated: list[str] | None = None  # offered seats whose offer names a skill ``usable`` is asked about
         here = self._here
         table = (here if here.name is s.phase else self._row()).table
@@ -106,16 +112,22 @@ class WhoActs(EngineBase):
                 only = table.active_roles[0]
                 shared = table.one_role_offer
                 if shared:
-                    ask = fn is not None and table.asks(asked)
-                    for p in self._actors():
+                    actors = self._actors()
+                    if not only:
+                        # Role-less steps: every actor (a list made at its length, no append per seat).
+                        acting = [p[0] for p in actors]
+                        for pid in acting:
+                            offers[pid] = shared
+                    else:
                         # A named role: its seats are found by comparing roles; every other seat is
-                        # offered nothing. Role-less steps (``only`` is ``""``): every actor.
-                        if not only or p.role == only:
-                            offers[p.id] = shared
-                            if ask:
-                                if gated is None:
-                                    gated = []
-                                gated.append(p.id)
+                        # offered nothing.
+                        for p in actors:
+                            if p.role == only:
+                                pid = p.id
+                                offers[pid] = shared
+                                acting.append(pid)
+                    if fn is not None and table.asks(asked):
+                        gated = acting  # every seat offered the one tuple is asked about it
             else:
                 head = s.turns[0] if table.queued and s.turns else None
                 last: tuple[SkillType, ...] = ()
@@ -124,6 +136,7 @@ class WhoActs(EngineBase):
                     skills = table.offer(p.role, p.id == head)
                     if skills:
                         offers[p.id] = skills
+                        acting.append(p.id)
                         if fn is not None:
                             if skills is not last:  # one verdict per run of seats sharing a role's tuple
                                 last = skills
@@ -132,7 +145,9 @@ class WhoActs(EngineBase):
                                 if gated is None:
                                     gated = []
                                 gated.append(p.id)
-        self._answers = kept = cast("dict[str, tuple[SkillType, ...]]", offers)  # entries may become None (see below)
+        kept = cast("dict[str, tuple[SkillType, ...]]", offers)  # entries may become None (see below)
+        self._acting = (kept, acting)  # before the map is kept: see _acting
+        self._answers = kept
         # The final answer of every seat, in this one pass: nothing offered, or (nothing waiting)
         # the offer less what ``usable`` refuses, asked only for the seats offered a skill the
         # rules' ``usable_skills`` names. allowed_skills then costs one lookup for every seat.
@@ -367,11 +382,51 @@ class WhoActs(EngineBase):
         return self._seats_asked(tuple(self._state.order))
 
     def _seats_asked(self, ids: tuple[str, ...]) -> Iterator[tuple[str, tuple[SkillType, ...]]]:
-        for pid in ids:
-            # allowed_skills' own fast path first (a kept answer, read without the lock), inline.
-            skills = self._now.get(pid) if not self._in_ext else None
+        """Each seat of ``ids`` (seat order: sorted) asked in turn. While the board's pass (``_answers``)
+        is at hand and stays the board's, only the seats it offered anything are asked: any other
+        seat's answer is ``()`` until the board changes (the pass is forgotten with it), so passing
+        over them gives what asking them would, without a lookup each (a dozen seats a phase, most
+        answers empty: compiled werewolf, about 100k instructions a game). Once the pass is no longer
+        the board's (a move resolved at once, a turn passed) or an extension point runs, the next
+        seat is asked as the loop reaches it, which makes the new board's pass (or raises)."""
+        n = len(ids)
+        i = 0  # ids[i:] are still to be asked
+        while i < n:
+            pid = ids[i]
+            skills = None  # seat i's answer, when asking it was to make the board's pass
+            if self._answers is None or self._in_ext:
+                skills = self.allowed_skills(pid)  # as the loop asking seat by seat: raises inside an extension point
+            answers = self._answers
+            if answers is not None:
+                kept, acting = self._acting
+                if kept is answers:
+                    first = pid if i else None  # the offered seats before it were asked already
+                    last: str | None = None  # the last seat asked here
+                    for seat in acting:
+                        if first is not None:
+                            if seat < first:
+                                continue
+                            first = None
+                        got = self._now.get(seat)  # allowed_skills' own fast path (a kept answer), inline
+                        if got is None:
+                            got = self.allowed_skills(seat)
+                        last = seat
+                        if got:
+                            yield seat, got
+                            if self._answers is not answers or self._in_ext:
+                                break  # the driver's step changed the board (or runs an extension point)
+                    if self._answers is answers and not self._in_ext:
+                        return  # every seat left was offered nothing by the board's pass: ``()``
+                    if last is not None:
+                        while i < n and ids[i] <= last:
+                            i += 1
+                    continue
+            # No pass to go by (another thread's board; or none made: seating): this seat alone.
             if skills is None:
-                skills = self.allowed_skills(pid)
+                skills = self._now.get(pid) if not self._in_ext else None
+                if skills is None:
+                    skills = self.allowed_skills(pid)
+            i += 1
             if skills:
                 yield pid, skills
 
