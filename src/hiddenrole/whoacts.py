@@ -420,7 +420,9 @@ class WhoActs(EngineBase):
                     if last is not None:
                         while i < n and ids[i] <= last:
                             i += 1
-                    continue
+                        continue
+                    # Nothing asked from seat i on, and the pass is gone (another thread's step): seat i
+                    # is asked below, so the loop moves on even if the board keeps changing under it.
             # No pass to go by (another thread's board; or none made: seating): this seat alone.
             if skills is None:
                 skills = self._now.get(pid) if not self._in_ext else None

@@ -247,3 +247,46 @@ def test_advancing_it_inside_an_extension_point_raises_even_when_no_seat_is_left
     outside.append(it)
     engine.end_phase()
     assert seen == ["REENTRANT_CALL"]
+
+
+@pytest.mark.pure_only  # replaces a kernel method and iterates a list subclass: compiled code does neither
+def test_the_loop_moves_on_when_the_board_changes_under_it_before_any_seat_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another thread's step can replace the pass between reading it and asking its first seat: every
+    pass here is gone the moment the loop walks its seats, so the loop must fall back to asking the
+    seat it reached, seat by seat, and still end with what the per-seat loop gives (not ask the same
+    seat forever)."""
+    import threading
+
+    from hiddenrole.whoacts import WhoActs
+
+    engine = new(make_rules(hr.SIMULTANEOUS, gate=False))
+    expected = list(seat_by_seat(engine))
+    assert expected
+
+    class _Vanishing(list[str]):
+        """The pass's seats: walking them finds the pass replaced (as a step in another thread would)."""
+
+        def __iter__(self) -> Iterator[str]:
+            engine._answers = None
+            engine._now = {}  # what a board change drops
+            return iter(())
+
+    offers = WhoActs._offers
+
+    def vanishing_offers(self: WhoActs) -> dict[str, tuple[hr.SkillType, ...]]:
+        got = offers(self)
+        kept, acting = self._acting
+        self._acting = (kept, _Vanishing(acting))
+        return got
+
+    monkeypatch.setattr(WhoActs, "_offers", vanishing_offers)
+    engine._answers = None  # the start's pass goes: the next one is made patched
+    engine._now = {}
+    box: list[object] = []
+    t = threading.Thread(target=lambda: box.append(list(engine.who_acts())), daemon=True)
+    t.start()
+    t.join(5.0)
+    assert not t.is_alive(), "who_acts asked the same seat again and again"
+    assert box == [expected]
