@@ -12,31 +12,17 @@ from typing import Final
 import hiddenrole as hr
 
 from .decks import MIN_PLAYERS, check_cards
-from .resolvers import kept, lay
-from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF
+from .resolvers import card_map, kept, lay
+from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, WEREWOLF
 
 __all__ = ["GameSetup", "card_setup", "seat_table"]
 
 
 def card_setup(player_id: str, role: hr.RoleType) -> Mapping[str, str]:
-    """Each seat starts holding the card it was dealt: one kept :func:`hr.constant_map` per card,
-    which the kernel seats as it is (a dict would be sorted and frozen anew for every seat of every
-    deal)."""
-    return kept(_CARD_MAPS, _NEW_CARD_MAP, role, MAX_CARD_MAPS)
-
-
-MAX_CARD_MAPS: Final = 32
-"""How many cards' setup maps :func:`card_setup` keeps (the box has twelve kinds; beyond the bound a
-card's map is built afresh, and seated like any other setup's)."""
-_CARD_MAPS: Final[dict[str, Mapping[str, str]]] = {}
-
-
-def _new_card_map(role: hr.RoleType) -> Mapping[str, str]:
-    return hr.constant_map({VAR_CARD: role})
-
-
-_NEW_CARD_MAP: Final = _new_card_map
-"""A constant, as the package's other memos pass :func:`kept` theirs (compiled, a static)."""
+    """Each seat starts holding the card it was dealt: the card's kept :func:`hr.constant_map`
+    (:func:`.resolvers.card_map`), which the kernel seats as it is (a dict would be sorted and frozen
+    anew for every seat of every deal)."""
+    return card_map(role)
 
 
 _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
