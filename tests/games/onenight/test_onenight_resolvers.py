@@ -103,3 +103,8 @@ def test_card_payloads_and_vote_counts_are_the_kernels_constant_maps() -> None:
     votes = [use("p0", on.VOTE, "p1"), use("p2", on.VOTE, "p1"), use("p1", on.VOTE, "p0")]
     (lynched,) = [e for e in rs.resolve_vote(votes, b.view()) if e.type == on.LYNCHED]
     assert dict(lynched.data) == {"votes": "2"} and is_constant_map(lynched.data)
+
+
+def test_a_seat_holding_no_card_holds_the_empty_card() -> None:
+    b = hr.Board(players=(hr.seat("p0", V, True, {}), hr.seat("p1", W, False, {on.VAR_CARD: W})))
+    assert [rs.held_card(b.view(), p) for p in ("p0", "p1", "p9")] == ["", W, ""]

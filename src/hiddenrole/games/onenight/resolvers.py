@@ -52,6 +52,7 @@ from .vocab import (
 __all__ = [
     "DEFAULT_DRUNK_SLOT",
     "card_map",
+    "card_of",
     "dealt",
     "held_card",
     "center_card",
@@ -83,15 +84,18 @@ def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
     """The card ``player_id`` holds now (god view; ``""`` for a seat that does not exist)."""
     p = view.player(player_id)  # the seat's own game variable, read from its record
-    return "" if p is None else _card_of(p)
+    return "" if p is None else card_of(p)
 
 
-def _card_of(p: hr.PlayerInfo) -> hr.RoleType:
+def card_of(p: hr.PlayerInfo) -> hr.RoleType:
     """The card the seat of record ``p`` holds (for a record already read: no second lookup)."""
     held = p[3]  # ``.vars``: compiled, ``[3]`` is a tuple read, the attribute a generic lookup
-    # ``in`` and ``[]``, not ``.get``: compiled, a Mapping's ``get`` is a generic method call, several
-    # times the cost of the two lookups (and resolvers read a card several times a game).
-    return held[VAR_CARD] if VAR_CARD in held else ""  # noqa: SIM401
+    # One ``[]``, not ``.get`` nor ``in`` first: compiled, a Mapping's ``get`` is a generic method
+    # call, and every seat holds a card (a seat without one, never dealt, takes the exception).
+    try:
+        return held[VAR_CARD]
+    except KeyError:
+        return ""
 
 
 def _lone(view: hr.GameView, role: hr.RoleType) -> str | None:
@@ -592,7 +596,7 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
     mark = _other_player(view, robber, targets[0]) if len(targets) == 1 else None
     if mark is None:
         return []
-    return list(_robbery(robber, mark[0], held_card(view, robber), _card_of(mark)))
+    return list(_robbery(robber, mark[0], held_card(view, robber), card_of(mark)))
 
 
 _ROBBERIES: Final[dict[tuple[str, str, str, str], tuple[hr.Effect, ...]]] = {}
@@ -664,27 +668,12 @@ def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list
     pb = _other_player(view, tm, b)
     if pb is None:
         return []
-    return list(_meddling(tm, a, b, _card_of(pa), _card_of(pb)))
-
-
-_MEDDLINGS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, ...]]] = {}
-
-
-def _meddling(tm: str, a: str, b: str, card_a: hr.RoleType, card_b: hr.RoleType) -> tuple[hr.Effect, ...]:
-    """What :func:`_meddlings` yields for one swap, one value per seats and cards (effects are
-    immutable): the event, then both seats' new cards in id order."""
-    return kept(_MEDDLINGS, _NEW_MEDDLING, (tm, a, b, card_a, card_b))
-
-
-def _new_meddling(k: tuple[str, str, str, str, str]) -> tuple[hr.Effect, ...]:
-    tm, a, b, card_a, card_b = k
-    first, second = (_held(a, card_b), _held(b, card_a))
+    # Both seats' new cards in id order, as the general path writes them back. Not kept as one value
+    # with the event: seats and cards together are more swaps than a memo's bound.
+    first, second = _held(a, card_of(pb)), _held(b, card_of(pa))
     if b < a:
         first, second = second, first
-    return (_told(MEDDLED, tm, a, "with", b), first, second)
-
-
-_NEW_MEDDLING: Final = _new_meddling
+    return [_told(MEDDLED, tm, a, "with", b), first, second]
 
 
 def _meddlings(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -784,61 +773,62 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
-    # Each voter's first vote (as first_uses: later ones are ignored, even when the first counts for
-    # nothing), gathered in two lists and put in voter order if they came in another; then counted
-    # in one pass: its event, and the tally. Seats usually vote in seat order: a voter after the last
-    # one is new, and only an earlier id is searched for (a list's ``in`` is a generic call, compiled).
-    voters: list[str] = []
-    ballots: list[hr.SkillUse] = []
-    ordered = True
-    for u in uses:
-        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
-            continue
-        pid = u[0]
-        if voters and (not ordered or pid <= voters[-1]):
-            if pid in voters:
-                continue
-            ordered = False
-        voters.append(pid)
-        ballots.append(u)
-    if not ordered:
-        by_voter = dict(zip(voters, ballots, strict=True))
-        voters.sort()
-        ballots = [by_voter[v] for v in voters]
+    # Counted in one pass as they come: seats usually vote once each, in seat order. A voter not
+    # after the one before (a repeated vote, or votes in another order) sends the whole count to
+    # each voter's first vote in voter order, counted the same way (first_uses' rule: later votes
+    # are ignored, even when the first counts for nothing).
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for i, voter in enumerate(voters):
-        t = _counted_vote(view, voter, ballots[i])
+    last: str | None = None
+    for u in uses:
+        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
+            continue
+        voter = u[0]
+        if last is not None and voter <= last:
+            return resolve_vote(_first_votes(uses), view)
+        last = voter
+        t = _counted_vote(view, voter, u)
         if not t:
             continue
         out.append(_voted(voter, t))
-        n = tally[t] + 1 if t in tally else 1
+        n = tally.get(t, 0) + 1
         tally[t] = n
         if n > top:
             top = n
-    dead: list[str] = []
     if top <= 1:
         out.append(_NOBODY_DIES[top])  # top is 0 or 1 here
-    else:
-        dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
-        dead.sort()
-        count = str(top)
-        for p in dead:
-            out.append(_lynched(p, count))
-            out.append(_death(p))
+        out.append(_SETTLED)
+        return out
+    dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
+    dead.sort()
+    count = str(top)
+    for p in dead:
+        out.append(_lynched(p, count))
+        out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
         if held_card(view, p) != HUNTER:
             continue
-        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept).
-        shot = _counted_vote(view, p, ballots[voters.index(p)]) if p in voters else ""
+        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept);
+        # their first vote is their only one here.
+        ballot = _first_use(uses, p, _VOTE)
+        shot = "" if ballot is None else _counted_vote(view, p, ballot)
         if shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
+
+
+_VOTE: Final = frozenset((VOTE,))
+
+
+def _first_votes(uses: Sequence[hr.SkillUse]) -> list[hr.SkillUse]:
+    """Each voter's first vote, in voter order (what :func:`resolve_vote` counts)."""
+    firsts = first_uses(uses, _VOTE)
+    return [firsts[v] for v in sorted(firsts)]
 
 
 def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:
