@@ -108,3 +108,10 @@ def test_card_payloads_and_vote_counts_are_the_kernels_constant_maps() -> None:
 def test_a_seat_holding_no_card_holds_the_empty_card() -> None:
     b = hr.Board(players=(hr.seat("p0", V, True, {}), hr.seat("p1", W, False, {on.VAR_CARD: W})))
     assert [rs.held_card(b.view(), p) for p in ("p0", "p1", "p9")] == ["", W, ""]
+
+
+def test_a_drunks_chosen_slot_is_a_constant_map() -> None:
+    b = board([("p0", D), ("p1", V), ("p2", S)], (W, T, R))
+    for slot in on.CENTER_SLOTS:
+        swap = rs.resolve_drunk([use("p0", on.DRINK, slot)], b.view())[0]
+        assert dict(swap.data) == {"center": slot} and is_constant_map(swap.data)

@@ -319,6 +319,8 @@ def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
         data = card_map(value)
     elif field == "votes":
         data = _count_data(value)
+    elif field == "center" and value in CENTER_SLOTS:
+        data = _SLOT_MAPS[CENTER_SLOTS.index(value)]
     else:
         data = MappingProxyType({field: value})
     return hr.event(kind, source, target, data)
@@ -338,6 +340,8 @@ def _new_count_data(votes: str) -> Mapping[str, str]:
 
 
 _NEW_COUNT_DATA: Final = _new_count_data
+_SLOT_MAPS: Final = tuple(hr.constant_map({"center": slot}) for slot in CENTER_SLOTS)
+"""The payload ``{"center": slot}`` of a drunk's chosen swap, one constant map per centre slot."""
 _NOBODY_DIES: Final = (_new_told((NO_ONE_DIES, "", "", "votes", "0")), _new_told((NO_ONE_DIES, "", "", "votes", "1")))
 """The vote's outcome when nobody has more than one vote, by that top count (0 or 1): built once."""
 _LYNCHINGS: Final[dict[str, _Row[hr.Effect]]] = {}
