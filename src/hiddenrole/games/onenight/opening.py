@@ -6,16 +6,16 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 import hiddenrole as hr
 
-from .decks import MIN_PLAYERS, check_cards
+from .decks import CENTER_SIZE, MIN_PLAYERS, check_cards, seat_ids, shuffled
 from .resolvers import card_map, kept, lay
 from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, WEREWOLF
 
-__all__ = ["GameSetup", "card_setup", "seat_table"]
+__all__ = ["GameSetup", "card_setup", "seat_table", "deal_table"]
 
 
 def card_setup(player_id: str, role: hr.RoleType) -> Mapping[str, str]:
@@ -126,3 +126,19 @@ def seat_table(the_rules: hr.Rules, ids: tuple[str, ...], cards: list[hr.RoleTyp
     if start:
         engine.start()
     return engine
+
+
+def deal_table(
+    make_rules: Callable[[tuple[hr.RoleType, hr.RoleType, hr.RoleType], bool], hr.Rules],
+    deck: Iterable[object],
+    players: object,
+    seed: object,
+    minion_clause: bool,
+    start: bool,
+) -> hr.Engine:
+    """``new_engine``'s work, compiled: ``deck`` shuffled from ``seed`` (checked there), the rules
+    ``make_rules`` gives for its centre, and the table seated by :func:`seat_table` (from here each
+    step is a native call, not a call from interpreted code)."""
+    cards = shuffled(deck, players, seed)
+    n = len(cards) - CENTER_SIZE  # ``players``: shuffled() checked the deck holds players + 3 cards
+    return seat_table(make_rules((cards[n], cards[n + 1], cards[n + 2]), minion_clause), seat_ids(n), cards, start)
