@@ -83,9 +83,9 @@ from typing import NamedTuple
 import hiddenrole as hr
 
 from .boundary import audience, role_info, speech, teammates
-from .dealing import CENTER_SIZE, MIN_PLAYERS, Deal, deal, default_deck, seat_id, seat_ids, validate_deck
-from .decks import check_cards, shuffled
-from .opening import GameSetup, card_setup, seat_table
+from .dealing import CENTER_SIZE, MIN_PLAYERS, Deal, deal, default_deck, seat_id, validate_deck
+from .decks import check_cards
+from .opening import GameSetup, card_setup, deal_table
 from .resolvers import (
     center_card,
     dealt,
@@ -308,10 +308,9 @@ def new_engine(
     deck: Sequence[hr.RoleType], players: int, seed: int, *, minion_clause: bool = False, start: bool = True
 ) -> hr.Engine:
     """A ready game: ``deck`` dealt to ``players`` seats (``p0``..) from ``seed``, started."""
-    cards = shuffled(deck, players, seed)  # what deal() deals (compiled), without building the Deal
-    # shuffled() checked the deck, so its centre needs no second check: straight to the rules' cache.
-    the_rules = _rules((cards[players], cards[players + 1], cards[players + 2]), minion_clause)
-    return seat_table(the_rules, seat_ids(players), cards, start)
+    # What deal() deals, without building the Deal (compiled); shuffled() checks the deck, so its
+    # centre needs no second check: straight to the rules' cache.
+    return deal_table(_rules, deck, players, seed, minion_clause, start)
 
 
 def _require_onenight(engine: hr.Engine) -> None:

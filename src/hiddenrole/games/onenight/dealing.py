@@ -6,13 +6,12 @@ The kernel has no randomness, so dealing happens here, before the game, from a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import hiddenrole as hr
 
-from .decks import CENTER_SIZE, MIN_PLAYERS, check_deck, check_players, shuffled
+from .decks import CENTER_SIZE, MIN_PLAYERS, check_deck, check_players, seat_id, seat_ids, shuffled
 from .vocab import (
     DRUNK,
     HUNTER,
@@ -43,21 +42,6 @@ class Deal(NamedTuple):
     @property
     def player_ids(self) -> tuple[str, ...]:
         return tuple(pid for pid, _ in self.seats)
-
-
-def seat_id(index: int) -> str:
-    """The id of seat ``index`` (``p0``, ``p1``, ...)."""
-    return f"p{index}"
-
-
-MAX_PLAYERS_CACHED = 64
-"""How many table sizes :func:`seat_ids` remembers (a bound: sizes beyond are rebuilt)."""
-
-
-@functools.lru_cache(maxsize=MAX_PLAYERS_CACHED)
-def seat_ids(players: int) -> tuple[str, ...]:
-    """``p0``..``p<players-1>``, built once per table size (every deal names its seats)."""
-    return tuple(seat_id(i) for i in range(players))
 
 
 def validate_deck(deck: Sequence[hr.RoleType], players: int) -> tuple[hr.RoleType, ...]:

@@ -15,7 +15,17 @@ import hiddenrole as hr
 
 from .vocab import BOX_COPIES, ROLES
 
-__all__ = ["MIN_PLAYERS", "CENTER_SIZE", "check_players", "check_cards", "check_deck", "shuffled"]
+__all__ = [
+    "MIN_PLAYERS",
+    "CENTER_SIZE",
+    "MAX_PLAYERS_CACHED",
+    "seat_id",
+    "seat_ids",
+    "check_players",
+    "check_cards",
+    "check_deck",
+    "shuffled",
+]
 
 MIN_PLAYERS: Final = 3
 CENTER_SIZE: Final = 3
@@ -26,6 +36,27 @@ _CHECKED: Final[set[tuple[object, ...]]] = set()
 _SORTED: Final[dict[tuple[hr.RoleType, ...], tuple[hr.RoleType, ...]]] = {}
 """Checked decks and their cards sorted (each deal sorts its deck before shuffling; a table
 deals the same deck game after game), up to :data:`MAX_CHECKED_DECKS`."""
+
+
+def seat_id(index: int) -> str:
+    """The id of seat ``index`` (``p0``, ``p1``, ...)."""
+    return f"p{index}"
+
+
+MAX_PLAYERS_CACHED: Final = 64
+"""How many table sizes :func:`seat_ids` remembers (a bound: sizes beyond are rebuilt)."""
+_SEAT_IDS: Final[dict[int, tuple[str, ...]]] = {}
+
+
+def seat_ids(players: int) -> tuple[str, ...]:
+    """``p0``..``p<players-1>``, built once per table size (every deal names its seats; compiled,
+    a native call from the deal)."""
+    got = _SEAT_IDS.get(players)
+    if got is None:
+        got = tuple([seat_id(i) for i in range(players)])
+        if len(_SEAT_IDS) < MAX_PLAYERS_CACHED:
+            _SEAT_IDS[players] = got
+    return got
 
 
 def check_players(players: object) -> int:

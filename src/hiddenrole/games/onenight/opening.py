@@ -6,37 +6,23 @@ and once per game start, which is a fair share of a short One Night game).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 import hiddenrole as hr
 
-from .decks import MIN_PLAYERS, check_cards
-from .resolvers import kept, lay
-from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, VAR_CARD, WEREWOLF
+from .decks import CENTER_SIZE, MIN_PLAYERS, check_cards, seat_ids, shuffled
+from .resolvers import card_map, kept, lay
+from .vocab import BOX_COPIES, CENTER_SLOTS, NIGHT_WEREWOLF, WEREWOLF
 
-__all__ = ["GameSetup", "card_setup", "seat_table"]
+__all__ = ["GameSetup", "card_setup", "seat_table", "deal_table"]
 
 
 def card_setup(player_id: str, role: hr.RoleType) -> Mapping[str, str]:
-    """Each seat starts holding the card it was dealt: one kept :func:`hr.constant_map` per card,
-    which the kernel seats as it is (a dict would be sorted and frozen anew for every seat of every
-    deal)."""
-    return kept(_CARD_MAPS, _NEW_CARD_MAP, role, MAX_CARD_MAPS)
-
-
-MAX_CARD_MAPS: Final = 32
-"""How many cards' setup maps :func:`card_setup` keeps (the box has twelve kinds; beyond the bound a
-card's map is built afresh, and seated like any other setup's)."""
-_CARD_MAPS: Final[dict[str, Mapping[str, str]]] = {}
-
-
-def _new_card_map(role: hr.RoleType) -> Mapping[str, str]:
-    return hr.constant_map({VAR_CARD: role})
-
-
-_NEW_CARD_MAP: Final = _new_card_map
-"""A constant, as the package's other memos pass :func:`kept` theirs (compiled, a static)."""
+    """Each seat starts holding the card it was dealt: the card's kept :func:`hr.constant_map`
+    (:func:`.resolvers.card_map`), which the kernel seats as it is (a dict would be sorted and frozen
+    anew for every seat of every deal)."""
+    return card_map(role)
 
 
 _NOBODY_PEEKS: Final = hr.set_actors(NIGHT_WEREWOLF)
@@ -140,3 +126,19 @@ def seat_table(the_rules: hr.Rules, ids: tuple[str, ...], cards: list[hr.RoleTyp
     if start:
         engine.start()
     return engine
+
+
+def deal_table(
+    make_rules: Callable[[tuple[hr.RoleType, hr.RoleType, hr.RoleType], bool], hr.Rules],
+    deck: Iterable[object],
+    players: object,
+    seed: object,
+    minion_clause: bool,
+    start: bool,
+) -> hr.Engine:
+    """``new_engine``'s work, compiled: ``deck`` shuffled from ``seed`` (checked there), the rules
+    ``make_rules`` gives for its centre, and the table seated by :func:`seat_table` (from here each
+    step is a native call, not a call from interpreted code)."""
+    cards = shuffled(deck, players, seed)
+    n = len(cards) - CENTER_SIZE  # ``players``: shuffled() checked the deck holds players + 3 cards
+    return seat_table(make_rules((cards[n], cards[n + 1], cards[n + 2]), minion_clause), seat_ids(n), cards, start)

@@ -51,6 +51,8 @@ from .vocab import (
 
 __all__ = [
     "DEFAULT_DRUNK_SLOT",
+    "card_map",
+    "card_of",
     "dealt",
     "held_card",
     "center_card",
@@ -82,12 +84,36 @@ def dealt(view: hr.GameView, role: hr.RoleType) -> tuple[str, ...]:
 def held_card(view: hr.GameView, player_id: str) -> hr.RoleType:
     """The card ``player_id`` holds now (god view; ``""`` for a seat that does not exist)."""
     p = view.player(player_id)  # the seat's own game variable, read from its record
-    if p is None:
-        return ""
+    return "" if p is None else card_of(p)
+
+
+def card_of(p: hr.PlayerInfo) -> hr.RoleType:
+    """The card the seat of record ``p`` holds (for a record already read: no second lookup)."""
     held = p[3]  # ``.vars``: compiled, ``[3]`` is a tuple read, the attribute a generic lookup
-    # ``in`` and ``[]``, not ``.get``: compiled, a Mapping's ``get`` is a generic method call, several
-    # times the cost of the two lookups (and resolvers read a card several times a game).
-    return held[VAR_CARD] if VAR_CARD in held else ""  # noqa: SIM401
+    # One ``[]``, not ``.get`` nor ``in`` first: compiled, a Mapping's ``get`` is a generic method
+    # call, and every seat holds a card (a seat without one, never dealt, takes the exception).
+    try:
+        return held[VAR_CARD]
+    except KeyError:
+        return ""
+
+
+def _lone(view: hr.GameView, role: hr.RoleType) -> str | None:
+    """The one seat dealt ``role``: its id, ``""`` when no seat is, ``None`` when several are (a deck
+    the box allows has one robber, troublemaker and drunk card: those resolvers then take the
+    general path, whose swaps see each other's)."""
+    found = ""
+    for p in view.all_players():
+        if p[1] == role:  # ``p[1]``, ``p[0]``: compiled, tuple reads (``.role``, ``.id`` are generic lookups)
+            if found:
+                return None
+            found = p[0]
+    return found
+
+
+def _other_player(view: hr.GameView, actor: str, target: str) -> hr.PlayerInfo | None:
+    """The record of ``target`` if it is a seat other than ``actor`` (what a swap reads the card of)."""
+    return None if target == actor else view.player(target)
 
 
 def center_card(view: hr.GameView, slot: str) -> hr.RoleType:
@@ -262,7 +288,19 @@ def _new_death(player_id: str) -> hr.Effect:
 _NEW_DEATH: Final = _new_death
 
 
-_CARD_DATA: Final[dict[str, Mapping[str, str]]] = {}
+MAX_CARD_MAPS: Final = 32
+"""How many cards' maps :func:`card_map` keeps (the box has eleven kinds; beyond the bound a card's
+map is built afresh, a plain frozen map, seated and checked like any other)."""
+_CARD_MAPS: Final[dict[str, Mapping[str, str]]] = {}
+_CARD_FIELD: Final = "card"
+"""The payload key of an event that shows a card: the ``card`` variable's own name, so one map is both."""
+assert _CARD_FIELD == VAR_CARD
+
+
+MAX_COUNT_MAPS: Final = 16
+"""How many vote counts' payloads :func:`_count_data` keeps as constant maps (a table's top count is
+at most its size; the kernel keeps few constant maps, and every other map's check scans them)."""
+_COUNT_MAPS: Final[dict[str, Mapping[str, str]]] = {}
 
 
 _TOLD: Final[dict[tuple[str, str, str, str, str], hr.Effect]] = {}
@@ -277,11 +315,33 @@ def _told(kind: hr.EventType, source: str, target: str, field: str, value: str) 
 
 def _new_told(t: tuple[str, str, str, str, str]) -> hr.Effect:
     kind, source, target, field, value = t
-    data = _card_data(value) if field == "card" else MappingProxyType({field: value})
+    if field == _CARD_FIELD:
+        data = card_map(value)
+    elif field == "votes":
+        data = _count_data(value)
+    elif field == "center" and value in CENTER_SLOTS:
+        data = _SLOT_MAPS[CENTER_SLOTS.index(value)]
+    else:
+        data = MappingProxyType({field: value})
     return hr.event(kind, source, target, data)
 
 
 _NEW_TOLD: Final = _new_told
+
+
+def _count_data(votes: str) -> Mapping[str, str]:
+    """The payload ``{"votes": votes}`` of a vote's outcome, one constant map per count: the kernel
+    takes a map it made by identity where it checks every other one key by key when applied."""
+    return kept(_COUNT_MAPS, _NEW_COUNT_DATA, votes, MAX_COUNT_MAPS)
+
+
+def _new_count_data(votes: str) -> Mapping[str, str]:
+    return hr.constant_map({"votes": votes})
+
+
+_NEW_COUNT_DATA: Final = _new_count_data
+_SLOT_MAPS: Final = tuple(hr.constant_map({"center": slot}) for slot in CENTER_SLOTS)
+"""The payload ``{"center": slot}`` of a drunk's chosen swap, one constant map per centre slot."""
 _NOBODY_DIES: Final = (_new_told((NO_ONE_DIES, "", "", "votes", "0")), _new_told((NO_ONE_DIES, "", "", "votes", "1")))
 """The vote's outcome when nobody has more than one vote, by that top count (0 or 1): built once."""
 _LYNCHINGS: Final[dict[str, _Row[hr.Effect]]] = {}
@@ -330,17 +390,20 @@ def _new_look(t: tuple[str, str, str, str, str]) -> tuple[hr.Effect, hr.Effect]:
 _NEW_LOOK: Final = _new_look
 
 
-def _card_data(card: hr.RoleType) -> Mapping[str, str]:
-    """The payload ``{"card": card}`` of an event that shows a card, one read-only map per card:
-    it is immutable (its dict is this module's own), and building one is a dict and a proxy."""
-    return kept(_CARD_DATA, _NEW_CARD_DATA, card)
+def card_map(card: hr.RoleType) -> Mapping[str, str]:
+    """``{"card": card}``, one :func:`hr.constant_map` per card: what a seat dealt ``card`` starts
+    with (``card`` is the held card's variable), which the kernel seats as it is, and the payload of
+    every event that shows a card, which it takes by identity (a plain map's check reads it key by
+    key, each time the event is applied)."""
+    got = _CARD_MAPS.get(card)  # :func:`kept`'s hit, inline: six seats a game, and a few events
+    return got if got is not None else kept(_CARD_MAPS, _NEW_CARD_MAP, card, MAX_CARD_MAPS)
 
 
-def _new_card_data(card: hr.RoleType) -> Mapping[str, str]:
-    return MappingProxyType({"card": card})
+def _new_card_map(card: hr.RoleType) -> Mapping[str, str]:
+    return hr.constant_map({VAR_CARD: card})
 
 
-_NEW_CARD_DATA: Final = _new_card_data
+_NEW_CARD_MAP: Final = _new_card_map
 
 
 _CENTER_KEYS: Final[dict[str, str]] = {}
@@ -451,11 +514,24 @@ def resolve_werewolf(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.
     if len(targets) != 1 or targets[0] not in CENTER_SLOTS:
         return []
     slot = targets[0]
-    card = center_card(view, slot)
-    return [
+    peek = kept(_PEEKS, _NEW_PEEK, (wolf, slot, center_card(view, slot)))
+    return list(peek)
+
+
+_PEEKS: Final[dict[tuple[str, str, str], tuple[hr.Effect, hr.Effect]]] = {}
+
+
+def _new_peek(k: tuple[str, str, str]) -> tuple[hr.Effect, hr.Effect]:
+    """A lone wolf's look at a centre card: the event and what they learned, kept per seat, slot and
+    card (effects are immutable; the event's two-field payload is a dict and a proxy built)."""
+    wolf, slot, card = k
+    return (
         hr.event(PEEKED, wolf, data=MappingProxyType({"card": card, "center": slot})),
         _write(wolf, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card),
-    ]
+    )
+
+
+_NEW_PEEK: Final = _new_peek
 
 
 def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -481,15 +557,30 @@ def resolve_seer(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
             and targets[0] in CENTER_SLOTS
             and targets[1] in CENTER_SLOTS
         ):
-            seen: dict[str, str] = {}
-            learned = []
-            for slot in sorted(targets):
-                card = center_card(view, slot)
-                seen[kept(_CENTER_KEYS, _CENTER_KEY, slot)] = card
-                learned.append(_write(seer, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, slot), card))
-            out.append(hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))))
-            out.extend(learned)
+            a, b = targets
+            if b < a:
+                a, b = b, a
+            look = kept(_CENTER_LOOKS, _NEW_CENTER_LOOK, (seer, a, center_card(view, a), b, center_card(view, b)))
+            out.extend(look)
     return out
+
+
+_CENTER_LOOKS: Final[dict[tuple[str, str, str, str, str], tuple[hr.Effect, ...]]] = {}
+
+
+def _new_center_look(k: tuple[str, str, str, str, str]) -> tuple[hr.Effect, ...]:
+    """A seer's look at two centre slots (in slot order) and their cards: the event, then what was
+    learned of each slot, kept per seat, slots and cards (effects are immutable)."""
+    seer, a, card_a, b, card_b = k
+    seen = {kept(_CENTER_KEYS, _CENTER_KEY, a): card_a, kept(_CENTER_KEYS, _CENTER_KEY, b): card_b}
+    return (
+        hr.event(SEER_LOOK, seer, data=MappingProxyType(dict(sorted(seen.items())))),
+        _write(seer, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, a), card_a),
+        _write(seer, kept(_LEARN_CENTER_KEYS, _LEARN_CENTER_KEY, b), card_b),
+    )
+
+
+_NEW_CENTER_LOOK: Final = _new_center_look
 
 
 def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
@@ -497,6 +588,49 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
     The robber also knows the victim now holds the card the robber gave away.
     """
+    robber = _lone(view, ROBBER)
+    if robber is None:
+        return _robberies(uses, view)
+    # The one robber: the two cards read from the board and the swap's effects, in the general
+    # path's order, kept as one value (no local board of swaps to build, sort and write back).
+    use = _first_use(uses, robber, _ROB) if robber else None
+    if use is None:
+        return []
+    targets = use[2]
+    mark = _other_player(view, robber, targets[0]) if len(targets) == 1 else None
+    if mark is None:
+        return []
+    return list(_robbery(robber, mark[0], held_card(view, robber), card_of(mark)))
+
+
+_ROBBERIES: Final[dict[tuple[str, str, str, str], tuple[hr.Effect, ...]]] = {}
+
+
+def _robbery(robber: str, victim: str, given: hr.RoleType, got: hr.RoleType) -> tuple[hr.Effect, ...]:
+    """What :func:`_robberies` yields for one robbery, one value per seats and cards (effects are
+    immutable): the look, what was learned, then both seats' new cards in id order."""
+    return kept(_ROBBERIES, _NEW_ROBBERY, (robber, victim, given, got))
+
+
+def _new_robbery(k: tuple[str, str, str, str]) -> tuple[hr.Effect, ...]:
+    robber, victim, given, got = k
+    first, second = (_held(robber, got), _held(victim, given))
+    if victim < robber:
+        first, second = second, first
+    return (
+        *_looked(ROBBED, robber, victim, got, LEARN_SELF),
+        _write(robber, kept(_LEARN_PLAYER_KEYS, _LEARN_PLAYER_KEY, victim), given),
+        first,
+        second,
+    )
+
+
+_NEW_ROBBERY: Final = _new_robbery
+
+
+def _robberies(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Every robber in seat order, each swap seeing the ones before (several robber cards: a
+    hand-made table only)."""
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for p in view.all_players():
@@ -520,6 +654,34 @@ def resolve_robber(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Ef
 
 def resolve_troublemaker(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
     """The troublemaker swaps two other players' cards; nobody looks, nobody is told."""
+    tm = _lone(view, TROUBLEMAKER)
+    if tm is None:
+        return _meddlings(uses, view)
+    use = _first_use(uses, tm, _MEDDLE) if tm else None  # the one troublemaker, as resolve_robber's one robber
+    if use is None:
+        return []
+    targets = use[2]
+    if len(targets) != 2:
+        return []
+    a, b = targets
+    if a == b:
+        return []
+    pa = _other_player(view, tm, a)
+    if pa is None:
+        return []
+    pb = _other_player(view, tm, b)
+    if pb is None:
+        return []
+    # Both seats' new cards in id order, as the general path writes them back. Not kept as one value
+    # with the event: seats and cards together are more swaps than a memo's bound.
+    first, second = _held(a, card_of(pb)), _held(b, card_of(pa))
+    if b < a:
+        first, second = second, first
+    return [_told(MEDDLED, tm, a, "with", b), first, second]
+
+
+def _meddlings(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Every troublemaker in seat order, each swap seeing the ones before (a hand-made table only)."""
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for p in view.all_players():
@@ -546,6 +708,37 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
     The swap is compulsory: a drunk who chose nothing (or nothing valid) takes
     :data:`DEFAULT_DRUNK_SLOT`, as a moderator would hand them a card.
     """
+    drunk = _lone(view, DRUNK)
+    if drunk is None:
+        return _drinks(uses, view)
+    if not drunk:
+        return []
+    # The one drunk, as resolve_robber's one robber: the event, the centre slot, the seat.
+    use = _first_use(uses, drunk, _DRINK)
+    targets = () if use is None else use[2]
+    if len(targets) == 1 and targets[0] in CENTER_SLOTS:
+        slot = targets[0]
+        told = _drunk_swap(drunk, slot)
+    else:
+        slot = DEFAULT_DRUNK_SLOT
+        told = kept(_DEFAULT_DRINKS, _NEW_DEFAULT_DRINK, drunk)
+    return [told, lay(slot, held_card(view, drunk)), _held(drunk, center_card(view, slot))]
+
+
+_DEFAULT_DRINKS: Final[dict[str, hr.Effect]] = {}
+
+
+def _new_default_drink(drunk: str) -> hr.Effect:
+    """The event of a drunk who chose no valid slot (kept per seat: effects are immutable)."""
+    return hr.event(DRUNK_SWAP, drunk, data=_DEFAULT_DRINK)
+
+
+_NEW_DEFAULT_DRINK: Final = _new_default_drink
+_DEFAULT_DRINK: Final = hr.constant_map({"center": DEFAULT_DRUNK_SLOT, "default": "1"})
+
+
+def _drinks(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effect]:
+    """Every drunk in seat order, each swap seeing the ones before (a hand-made table only)."""
     cards = _Cards(view)
     out: list[hr.Effect] = []
     for p in view.all_players():
@@ -560,7 +753,7 @@ def resolve_drunk(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Eff
         if chosen:
             out.append(_drunk_swap(drunk, slot))
         else:
-            out.append(hr.event(DRUNK_SWAP, drunk, data=MappingProxyType({"center": slot, "default": "1"})))
+            out.append(kept(_DEFAULT_DRINKS, _NEW_DEFAULT_DRINK, drunk))
     return cards.write_back(out)
 
 
@@ -584,61 +777,62 @@ def resolve_vote(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.Effe
     player holding the hunter card who dies this way kills the player they voted for
     (one level only: a player shot by the hunter shoots nobody).
     """
-    # Each voter's first vote (as first_uses: later ones are ignored, even when the first counts for
-    # nothing), gathered in two lists and put in voter order if they came in another; then counted
-    # in one pass: its event, and the tally. Seats usually vote in seat order: a voter after the last
-    # one is new, and only an earlier id is searched for (a list's ``in`` is a generic call, compiled).
-    voters: list[str] = []
-    ballots: list[hr.SkillUse] = []
-    ordered = True
-    for u in uses:
-        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
-            continue
-        pid = u[0]
-        if voters and (not ordered or pid <= voters[-1]):
-            if pid in voters:
-                continue
-            ordered = False
-        voters.append(pid)
-        ballots.append(u)
-    if not ordered:
-        by_voter = dict(zip(voters, ballots, strict=True))
-        voters.sort()
-        ballots = [by_voter[v] for v in voters]
+    # Counted in one pass as they come: seats usually vote once each, in seat order. A voter not
+    # after the one before (a repeated vote, or votes in another order) sends the whole count to
+    # each voter's first vote in voter order, counted the same way (first_uses' rule: later votes
+    # are ignored, even when the first counts for nothing).
     out: list[hr.Effect] = []
     tally: dict[str, int] = {}
     top = 0
-    for i, voter in enumerate(voters):
-        t = _counted_vote(view, voter, ballots[i])
+    last: str | None = None
+    for u in uses:
+        if u[1] != VOTE:  # by position: compiled, an attribute read is a generic lookup
+            continue
+        voter = u[0]
+        if last is not None and voter <= last:
+            return resolve_vote(_first_votes(uses), view)
+        last = voter
+        t = _counted_vote(view, voter, u)
         if not t:
             continue
         out.append(_voted(voter, t))
-        n = tally[t] + 1 if t in tally else 1
+        n = tally.get(t, 0) + 1
         tally[t] = n
         if n > top:
             top = n
-    dead: list[str] = []
     if top <= 1:
         out.append(_NOBODY_DIES[top])  # top is 0 or 1 here
-    else:
-        dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
-        dead.sort()
-        count = str(top)
-        for p in dead:
-            out.append(_lynched(p, count))
-            out.append(_death(p))
+        out.append(_SETTLED)
+        return out
+    dead = [p for p, n in tally.items() if n == top]  # a list, not a generator: cheaper compiled
+    dead.sort()
+    count = str(top)
+    for p in dead:
+        out.append(_lynched(p, count))
+        out.append(_death(p))
     killed = dead.copy()  # a few ids: a list's ``in`` is cheaper than building a set
     for p in dead:
         if held_card(view, p) != HUNTER:
             continue
-        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept).
-        shot = _counted_vote(view, p, ballots[voters.index(p)]) if p in voters else ""
+        # The hunter's own counted vote, read again (rare: no dict of every counted vote is kept);
+        # their first vote is their only one here.
+        ballot = _first_use(uses, p, _VOTE)
+        shot = "" if ballot is None else _counted_vote(view, p, ballot)
         if shot and shot not in killed:
             killed.append(shot)
             out.append(hr.event(HUNTER_HIT, source=p, target=shot))
             out.append(_death(shot))
     out.append(_SETTLED)
     return out
+
+
+_VOTE: Final = frozenset((VOTE,))
+
+
+def _first_votes(uses: Sequence[hr.SkillUse]) -> list[hr.SkillUse]:
+    """Each voter's first vote, in voter order (what :func:`resolve_vote` counts)."""
+    firsts = first_uses(uses, _VOTE)
+    return [firsts[v] for v in sorted(firsts)]
 
 
 def _counted_vote(view: hr.GameView, voter: str, use: hr.SkillUse) -> str:

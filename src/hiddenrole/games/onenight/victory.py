@@ -11,7 +11,8 @@ from typing import Final
 
 import hiddenrole as hr
 
-from .vocab import MINION, TANNER, TANNER_CAMP, VAR_CARD, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
+from .resolvers import card_of
+from .vocab import MINION, TANNER, TANNER_CAMP, VAR_VOTE_SETTLED, VILLAGE, WEREWOLF, WOLF
 
 __all__ = ["decide", "check_victory", "check_victory_with_minion_clause"]
 
@@ -39,8 +40,7 @@ def decide(view: hr.GameView, *, minion_clause: bool = False) -> tuple[hr.Camp, 
     wolf_in_play = wolf_died = tanner_died = minion_held = anyone_died = other_than_minion_died = False
     for p in view.all_players():
         alive = p[2]  # by position: compiled, an attribute read is a generic lookup
-        cards = p[3]
-        card = cards[VAR_CARD] if VAR_CARD in cards else ""  # noqa: SIM401  # not .get: a generic method call, compiled
+        card = card_of(p)
         if card == WEREWOLF:
             wolf_in_play = True
         elif card == MINION:
