@@ -193,3 +193,18 @@ def test_goals_table_marks_a_goal_met_only_at_or_above_its_target() -> None:
     assert rows["random 12p werewolf game"].endswith("| x0.84 | x0.85 (met) |")
     assert rows["replay from the log object"].endswith("| x1.00 (met) | - |")
     assert rows["random 7p Avalon game"].endswith("| - | - |")
+
+
+def test_goals_runs_are_summarised_by_their_median_and_range() -> None:
+    import goals
+
+    runs = {
+        "new": {"werewolf": [{"games_per_s_vs_go": 0.80}, {"games_per_s_vs_go": 0.90}, {"games_per_s_vs_go": 0.86}]},
+        "base": {"werewolf": [{"games_per_s_vs_go": 0.70, "replay_us_vs_go": 1.2}, {"games_per_s_vs_go": 0.74}]},
+    }
+    results, ranges = goals.summarise(runs)
+    assert results["new"]["werewolf"]["games_per_s_vs_go"] == 0.86
+    assert ranges["new"]["werewolf"]["games_per_s_vs_go"] == (0.80, 0.90)
+    assert results["base"]["werewolf"] == {"games_per_s_vs_go": 0.72, "replay_us_vs_go": 1.2}
+    rows = {line.split(" | ")[0].strip("| "): line for line in goals.table(results, ranges).splitlines()}
+    assert rows["random 12p werewolf game"].endswith("| x0.86 (met) [x0.80-x0.90] | x0.72 [x0.70-x0.74] |")
