@@ -102,13 +102,10 @@ def _lone(view: hr.GameView, role: hr.RoleType) -> str | None:
     """The one seat dealt ``role``: its id, ``""`` when no seat is, ``None`` when several are (a deck
     the box allows has one robber, troublemaker and drunk card: those resolvers then take the
     general path, whose swaps see each other's)."""
-    found = ""
-    for p in view.all_players():
-        if p[1] == role:  # ``p[1]``, ``p[0]``: compiled, tuple reads (``.role``, ``.id`` are generic lookups)
-            if found:
-                return None
-            found = p[0]
-    return found
+    seats = dealt(view, role)
+    if len(seats) > 1:
+        return None
+    return seats[0] if seats else ""
 
 
 def _other_player(view: hr.GameView, actor: str, target: str) -> hr.PlayerInfo | None:
