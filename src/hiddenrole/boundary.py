@@ -46,6 +46,9 @@ class Boundary(WhoActs):
         try:
             if self._in_ext:
                 raise ReentrantCall(REENTRY)
+            spent = self._spent
+            if spent:
+                spent.clear()  # the stale views moves left behind (see EngineBase._spent)
             if type(player_id) is str:
                 kept = self._views.get(player_id)
                 if kept is not None:

@@ -74,6 +74,7 @@ class EngineBase:
         "_role_setup",
         "_rows",
         "_setup",
+        "_spent",
         "_state",
         "_status",
         "_tables",
@@ -146,6 +147,12 @@ class EngineBase:
         """Per player: their role's private info on this board (views and phase info show it)."""
         self._views: dict[str, PlayerView | None] = {}
         """Per player: their :meth:`player_view` for this board and their own waiting submissions."""
+        self._spent: list[object] = []
+        """Views (and maps of them) gone stale, released by the next :meth:`player_view` rather than
+        by the move that made them stale: freeing a table's views cost a werewolf ``end_phase``
+        about 5,000 instructions compiled (as much again in time as the rest of the move), so a
+        move cost the same whether or not anyone had asked for views, and what views cost lands
+        on views. Holds at most one view per seat and one map (see :meth:`_board_changed`)."""
 
     def _board_changed(self) -> None:
         """Forget every answer computed from the board. Called by each step that may change it
@@ -161,8 +168,11 @@ class EngineBase:
             self._mates.clear()
         if self._infos:
             self._infos.clear()
-        if self._views:
-            self._views.clear()
+        views = self._views
+        if views:
+            # Kept for the next player_view to free (see _spent); a fresh map for this board.
+            self._spent.append(views)
+            self._views = {}
 
     def _seat_changed(self, player_id: str) -> None:
         """Forget what was derived from ``player_id``'s own waiting submissions (a submission
@@ -177,7 +187,10 @@ class EngineBase:
         if gates:
             gates[player_id] = None
         if views:
-            views[player_id] = None
+            kept = views.get(player_id)
+            if kept is not None:
+                self._spent.append(kept)  # freed by the next player_view (see _spent)
+                views[player_id] = None
 
     # ------------------------------------------------------------------ plumbing
 

@@ -11,6 +11,7 @@ engine of one Rules value, kept outside that frozen value, and dropped with it.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -60,6 +61,32 @@ def test_end_phase_makes_the_engine_ask_again() -> None:
     assert engine.status().phase == DAY
     assert engine.allowed_skills("v1") == ("SPEAK",)
     assert engine.player_view("v1").allowed_skills == ("SPEAK",)
+
+
+def _refs(views: dict[str, hr.PlayerView]) -> dict[str, int]:
+    """References to each view (counted the same way on every call, so calls compare)."""
+    return {pid: sys.getrefcount(view) for pid, view in views.items()}
+
+
+def test_stale_views_are_released_by_the_next_view_request_not_by_the_move() -> None:
+    """A move that makes views stale leaves them for the next :meth:`player_view` to release:
+    the move costs the same whether or not views were asked for, and the views' cost lands on
+    views. The engine holds each stale view once, however many moves pass before the next
+    request (the engine's reference is the only one besides this test's)."""
+    engine, _ = gated_village()
+    views = {pid: engine.player_view(pid) for pid in engine.player_ids()}
+    held = _refs(views)
+    engine.submit("s1", "CHECK", ["w1"])  # s1's view is stale: its own waiting submission
+    assert _refs(views) == held
+    assert engine.player_view("w1") is views["w1"]  # a seat the submission did not touch keeps its view
+    assert _refs(views) == held | {"s1": held["s1"] - 1}  # ...and that request released s1's
+    engine.end_phase()  # every view is stale now
+    engine.apply(hr.set_var(hr.GAME, "unrelated", "1"))
+    engine.end_phase()
+    assert _refs(views) == held | {"s1": held["s1"] - 1}
+    fresh = engine.player_view("v1")
+    assert fresh is not views["v1"] and fresh.phase == NIGHT and fresh.round == 2
+    assert _refs(views) == {pid: n - 1 for pid, n in held.items()}
 
 
 def test_a_death_changes_who_may_act_at_once() -> None:
