@@ -48,7 +48,7 @@ class Boundary(WhoActs):
                 raise ReentrantCall(REENTRY)
             spent = self._spent
             if spent:
-                spent.clear()  # the stale views moves left behind (see EngineBase._spent)
+                spent.clear()  # the stale views that moves left behind (see EngineBase._spent)
             if type(player_id) is str:
                 kept = self._views.get(player_id)
                 if kept is not None:

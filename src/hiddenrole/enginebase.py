@@ -149,10 +149,10 @@ class EngineBase:
         """Per player: their :meth:`player_view` for this board and their own waiting submissions."""
         self._spent: list[object] = []
         """Views (and maps of them) gone stale, released by the next :meth:`player_view` rather than
-        by the move that made them stale: freeing a table's views cost a werewolf ``end_phase``
-        about 5,000 instructions compiled (as much again in time as the rest of the move), so a
-        move cost the same whether or not anyone had asked for views, and what views cost lands
-        on views. Holds at most one view per seat and one map (see :meth:`_board_changed`)."""
+        by the move that made them stale. Freeing a table's views inside the move cost a werewolf
+        ``end_phase`` about 5,000 instructions compiled (in time, as much again as the rest of the
+        move); released here, a move costs the same whether or not anyone asked for views, and
+        views carry their own cost. Holds at most one view per seat and one map."""
 
     def _board_changed(self) -> None:
         """Forget every answer computed from the board. Called by each step that may change it
