@@ -34,7 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,7 +43,7 @@ sys.path.insert(0, str(HERE))
 import hiddenrole as hr  # noqa: E402
 import random_policy  # noqa: E402
 
-KINDS = ("werewolf", "avalon", "onenight")
+KINDS = random_policy.KINDS
 DEFAULT_GAMES = 30
 PARTS = ("play", "roundtrip", "replay", "replay_json")
 ROUNDTRIP_PHASE = 5
@@ -58,26 +58,10 @@ WARMUP_SEED = 10_000
 _REFS = re.compile(r"refs:\s*([\d,]+)")
 
 
-def _games(kind: str) -> tuple[Callable[[int], tuple[hr.Rules, hr.Engine]], random_policy.Chooser | None]:
-    if kind == "werewolf":
-        import werewolf_bench
-
-        return werewolf_bench.new_game, None
-    if kind == "avalon":
-        import avalon_bench
-
-        return avalon_bench.new_game, avalon_bench.choose
-    if kind == "onenight":
-        import onenight_bench
-
-        return onenight_bench.new_game, None
-    raise SystemExit(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
-
-
 def play(kind: str, games: int, part: str = "play", extra: bool = True, warm_games: int = 0) -> None:
     """The counted part: ``games`` seeded games of ``kind``, as the benchmarks play them, and
     (``extra``) the step ``part`` names once per game, after ``warm_games`` games not counted."""
-    new_game, chooser = _games(kind)
+    new_game, chooser = random_policy.game_of(kind)
     gc.disable()
     tally = random_policy.Tally()
     # play: the warm games in both runs (the counted one and the empty one); a part: in its two runs

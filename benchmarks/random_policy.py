@@ -20,19 +20,35 @@ the phase. Stop at game over or ``max_phases``. A game may override targets for 
 
 from __future__ import annotations
 
+import importlib
 import random
 import statistics
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import calibration
 import hiddenrole as hr
 
+VIEWS, SNAPSHOT, REPLAY = "views", "snapshot", "replay"
+EXTRAS: tuple[str, ...] = (VIEWS, SNAPSHOT, REPLAY)
+"""What :func:`play` does per game apart from the timed play (see the module's docstring)."""
+
 Chooser = Callable[[hr.Engine, str, str, Sequence[str], random.Random], Sequence[str] | None]
 """(engine, player, skill, alive-at-phase-start, rng) -> targets, or None for the generic rule."""
+
+KINDS = ("werewolf", "avalon", "onenight")
+"""The game benchmarks (``<kind>_bench.py``) whose games :func:`game_of` hands out."""
+
+
+def game_of(kind: str) -> tuple[Callable[[int], tuple[hr.Rules, hr.Engine]], Chooser | None]:
+    """A game benchmark's ``new_game(seed)`` and its target chooser (``None``: the generic rule)."""
+    if kind not in KINDS:
+        raise SystemExit(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
+    bench = importlib.import_module(f"{kind}_bench")
+    return bench.new_game, getattr(bench, "choose", None)
 
 
 @dataclass
@@ -87,13 +103,17 @@ def play(
     chooser: Chooser | None = None,
     max_phases: int = 200,
     measure: bool = True,
+    extras: Collection[str] = EXTRAS,
 ) -> None:
     """Play one started game to its end under the policy, timing the extras apart.
 
     The loop is written for the interpreter (the benchmark's own code is not compiled):
     locals instead of attribute reads, one status read per phase, and the uniform picks drawn
     from ``rng.getrandbits`` directly (:func:`_below`, :func:`sample`), making exactly the
-    draws ``rng.choice`` and ``rng.sample`` would: the same games, in fewer Python frames."""
+    draws ``rng.choice`` and ``rng.sample`` would: the same games, in fewer Python frames.
+
+    ``measure`` false skips every timed-apart extra; else ``extras`` names those done (of
+    :data:`EXTRAS`; ``benchmarks/extras_bench.py`` turns them off one at a time)."""
     cfg = rules.config
     step_for = cfg.step_for
     pools = cfg.target_pools
@@ -107,12 +127,13 @@ def play(
     skip = hr.SKIP
     refusal = hr.GameError
     ids = engine.player_ids()
+    views = measure and VIEWS in extras
     roles = {pid: engine.player_info(pid).role for pid in ids}
     phases = submits = refused = 0
     t_play = 0
     st = status()
     while phases < max_phases and not st.over:
-        if measure:
+        if views:
             t0 = perf()
             for pid in ids:
                 engine.player_view(pid)
@@ -170,12 +191,12 @@ def play(
         phases += 1
         t_play += perf() - t0
         st = status()
-        if measure and phases == 5:
+        if measure and phases == 5 and SNAPSHOT in extras:
             t0 = perf()
             snap = engine.snapshot().to_json()
             hr.Engine.restore(rules, snap)
             tally.snapshot_ns.append(perf() - t0)
-    if measure:
+    if measure and REPLAY in extras:
         log = engine.log()
         t0 = perf()
         hr.Engine.replay(rules, log)

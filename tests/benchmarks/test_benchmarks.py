@@ -208,3 +208,41 @@ def test_goals_runs_are_summarised_by_their_median_and_range() -> None:
     assert results["base"]["werewolf"] == {"games_per_s_vs_go": 0.72, "replay_us_vs_go": 1.2}
     rows = {line.split(" | ")[0].strip("| "): line for line in goals.table(results, ranges).splitlines()}
     assert rows["random 12p werewolf game"].endswith("| x0.86 (met) [x0.80-x0.90] | x0.72 [x0.70-x0.74] |")
+
+
+def test_extras_benchmark_quick_run_prints_every_set_against_none() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "extras_bench.py"), "0.3", "onenight"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("kind=onenight none_vs_none=1.00 ")
+    names = [name for name, _ in re.findall(r"(\w+)_vs_none=(\d+\.\d+)", last)]
+    assert names == ["none", "views", "snapshot", "replay", "all"]
+
+
+@pytest.mark.parametrize("extras", [(), ("views",), ("snapshot", "replay")])
+def test_the_extras_change_what_is_measured_not_the_game(extras: tuple[str, ...]) -> None:
+    """Each extra is timed apart and leaves the game as it is: the log of a game is the same with
+    any set of extras, and a tally records samples for exactly the extras asked for."""
+    import random
+
+    import random_policy
+
+    new_game, chooser = random_policy.game_of("werewolf")
+    for seed in range(3):
+        rules, bare = new_game(seed)
+        bare.start()
+        random_policy.play(bare, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, measure=False)
+        rules, measured = new_game(seed)
+        measured.start()
+        tally = random_policy.Tally()
+        random_policy.play(measured, rules, random.Random(seed), tally, chooser=chooser, extras=extras)
+        assert measured.log().to_json() == bare.log().to_json()
+        assert bool(tally.view_ns) == ("views" in extras)
+        assert bool(tally.snapshot_ns) == ("snapshot" in extras)
+        assert bool(tally.replay_ns) == bool(tally.replay_json_ns) == ("replay" in extras)
