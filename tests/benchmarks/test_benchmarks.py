@@ -21,20 +21,26 @@ sys.path.insert(0, str(BENCH))
 import calibration  # noqa: E402
 
 
-@pytest.mark.parametrize("script", ["werewolf_bench.py", "avalon_bench.py", "onenight_bench.py"])
-def test_game_benchmark_quick_run_ends_with_its_summary_line(script: str) -> None:
+def _quick_run(script: str, *args: str) -> str:
+    """A benchmark script's output from a short run, which must succeed."""
     done = subprocess.run(
-        [sys.executable, str(BENCH / script), "0.2"], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.strip().splitlines()
+    return done.stdout
+
+
+@pytest.mark.parametrize("script", ["werewolf_bench.py", "avalon_bench.py", "onenight_bench.py"])
+def test_game_benchmark_quick_run_ends_with_its_summary_line(script: str) -> None:
+    out = _quick_run(script, "0.2")
+    lines = out.strip().splitlines()
     kind = script.removesuffix("_bench.py")
     assert re.fullmatch(rf"kind={kind}( \w+=\d+(\.\d+)?)+", lines[-1]), lines[-1]
-    assert "calibration:" in done.stdout
+    assert "calibration:" in out
     if calibration.reference_installed():
         assert "games_per_s_vs_go=" in lines[-1] and "ref_games_per_s=" in lines[-1]
     else:
-        assert "_vs_go" not in done.stdout
+        assert "_vs_go" not in out
 
 
 def test_calibration_scales_rates_up_and_times_down_with_the_reference() -> None:
@@ -97,15 +103,7 @@ def test_without_the_reference_no_ratio_is_given() -> None:
 
 
 def test_harness_benchmark_quick_run_prints_its_ratios() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "harness_bench.py"), "1", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
+    last = _quick_run("harness_bench.py", "1", "1").strip().splitlines()[-1]
     assert re.fullmatch(r"kind=harness games=1( (fuzz|werewolf)_a[gh]_vs_bare=\d+\.\d+){4}", last), last
 
 
@@ -211,15 +209,7 @@ def test_goals_runs_are_summarised_by_their_median_and_range() -> None:
 
 
 def test_extras_benchmark_quick_run_prints_every_set_against_none() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "extras_bench.py"), "0.3", "onenight"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
+    last = _quick_run("extras_bench.py", "0.3", "onenight").strip().splitlines()[-1]
     assert last.startswith("kind=onenight none_vs_none=1.00 ")
     names = [name for name, _ in re.findall(r"(\w+)_vs_none=(\d+\.\d+)", last)]
     assert names == ["none", "views", "snapshot", "replay", "all"]
