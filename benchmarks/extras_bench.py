@@ -16,16 +16,13 @@ kind, werewolf).
 
 from __future__ import annotations
 
-import random
 import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import hiddenrole as hr
 import random_policy
 
 SETS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -40,40 +37,19 @@ WARM_GAMES = 100
 """Games played with every extra before the rounds (the rules' and the kernel's memos filled)."""
 
 
-def timed_play(
-    new_game: Callable[[int], tuple[hr.Rules, hr.Engine]],
-    chooser: random_policy.Chooser | None,
-    extras: Sequence[str],
-    seconds: float,
-    first_seed: int,
-) -> tuple[float, int]:
-    """Play seeded games for about ``seconds``: the timed play's ns per game, and the games played."""
-    tally = random_policy.Tally()
-    seed = first_seed
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or tally.games == 0:
-        t0 = time.perf_counter_ns()
-        rules, engine = new_game(seed)
-        engine.start()
-        tally.play_ns += time.perf_counter_ns() - t0  # building the table counts as play, as in the benchmarks
-        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, extras=extras)
-        seed += 1
-    return tally.play_ns / tally.games, tally.games
-
-
 def run(kind: str, seconds: float) -> dict[str, float]:
     """Median timed-play µs per game of each set over :data:`ROUNDS` rounds; printed with ratios."""
     new_game, chooser = random_policy.game_of(kind)
-    timed_play(new_game, chooser, random_policy.EXTRAS, 0, 10**6)  # at least one game
-    for seed in range(WARM_GAMES):
-        timed_play(new_game, chooser, random_policy.EXTRAS, 0, 10**6 + seed)
+    for seed in range(WARM_GAMES):  # a game each (no time given: one game)
+        random_policy.play_for(new_game, 0, 10**6 + seed, chooser=chooser)
     share = seconds / ROUNDS / len(SETS)
     per_set: dict[str, list[float]] = {name: [] for name, _ in SETS}
     for r in range(ROUNDS):
         order = SETS if r % 2 == 0 else tuple(reversed(SETS))
         for name, extras in order:
-            ns, _ = timed_play(new_game, chooser, extras, share, 0)  # the same games in every set
-            per_set[name].append(ns / 1000)
+            # The same games (seed 0 on) in every set.
+            part = random_policy.play_for(new_game, share, 0, chooser=chooser, extras=extras)
+            per_set[name].append(part.play_ns / part.games / 1000)
     out = {name: statistics.median(values) for name, values in per_set.items()}
     base = out["none"]
     print(f"{kind}: timed play, us per game (median of {ROUNDS} interleaved rounds) and against no extras")

@@ -71,7 +71,7 @@ def play(kind: str, games: int, part: str = "play", extra: bool = True, warm_gam
         rules, engine = new_game(seed)
         engine.start()
         phases = ROUNDTRIP_PHASE if part == "roundtrip" else 200
-        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, measure=False, max_phases=phases)
+        random_policy.play(engine, rules, random.Random(seed), tally, chooser=chooser, extras=(), max_phases=phases)
         if part == "play" or (not extra and seed not in warm):
             continue
         if part == "roundtrip":

@@ -102,7 +102,6 @@ def play(
     *,
     chooser: Chooser | None = None,
     max_phases: int = 200,
-    measure: bool = True,
     extras: Collection[str] = EXTRAS,
 ) -> None:
     """Play one started game to its end under the policy, timing the extras apart.
@@ -112,8 +111,8 @@ def play(
     from ``rng.getrandbits`` directly (:func:`_below`, :func:`sample`), making exactly the
     draws ``rng.choice`` and ``rng.sample`` would: the same games, in fewer Python frames.
 
-    ``measure`` false skips every timed-apart extra; else ``extras`` names those done (of
-    :data:`EXTRAS`; ``benchmarks/extras_bench.py`` turns them off one at a time)."""
+    ``extras`` names the timed-apart extras done (of :data:`EXTRAS`; ``()``: play alone, as
+    ``instructions.py`` counts it; ``benchmarks/extras_bench.py`` turns them off one at a time)."""
     cfg = rules.config
     step_for = cfg.step_for
     pools = cfg.target_pools
@@ -127,7 +126,7 @@ def play(
     skip = hr.SKIP
     refusal = hr.GameError
     ids = engine.player_ids()
-    views = measure and VIEWS in extras
+    views = VIEWS in extras
     roles = {pid: engine.player_info(pid).role for pid in ids}
     phases = submits = refused = 0
     t_play = 0
@@ -191,12 +190,12 @@ def play(
         phases += 1
         t_play += perf() - t0
         st = status()
-        if measure and phases == 5 and SNAPSHOT in extras:
+        if phases == 5 and SNAPSHOT in extras:
             t0 = perf()
             snap = engine.snapshot().to_json()
             hr.Engine.restore(rules, snap)
             tally.snapshot_ns.append(perf() - t0)
-    if measure and REPLAY in extras:
+    if REPLAY in extras:
         log = engine.log()
         t0 = perf()
         hr.Engine.replay(rules, log)
@@ -288,6 +287,30 @@ def _median_us(samples: Sequence[float]) -> float:
     return statistics.median(samples) / 1000 if samples else 0.0
 
 
+def play_for(
+    new_game: Callable[[int], tuple[hr.Rules, hr.Engine]],
+    seconds: float,
+    first_seed: int,
+    *,
+    chooser: Chooser | None = None,
+    max_phases: int = 200,
+    extras: Collection[str] = EXTRAS,
+) -> Tally:
+    """Seeded games (``first_seed``, the next, ...) played by :func:`play` for about ``seconds``, at
+    least one: their tally (``games`` of them; building each table counts as play, as in Go)."""
+    part = Tally()
+    seed = first_seed
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or part.games == 0:
+        t0 = time.perf_counter_ns()
+        rules, engine = new_game(seed)
+        engine.start()
+        part.play_ns += time.perf_counter_ns() - t0
+        play(engine, rules, random.Random(seed), part, chooser=chooser, max_phases=max_phases, extras=extras)
+        seed += 1
+    return part
+
+
 def run(
     kind: str,
     new_game: Callable[[int], tuple[hr.Rules, hr.Engine]],
@@ -310,15 +333,8 @@ def run(
 
     def work(share: float) -> dict[str, float]:
         nonlocal seed
-        part = Tally()
-        start = time.perf_counter()
-        while time.perf_counter() - start < share or part.games == 0:
-            t0 = time.perf_counter_ns()
-            rules, engine = new_game(seed)
-            engine.start()
-            part.play_ns += time.perf_counter_ns() - t0  # building the table counts as play, as in Go
-            play(engine, rules, random.Random(seed), part, chooser=chooser, max_phases=max_phases)
-            seed += 1
+        part = play_for(new_game, share, seed, chooser=chooser, max_phases=max_phases)
+        seed += part.games
         tally.add(part)
         return part.measures()
 

@@ -173,7 +173,7 @@ def test_the_policy_loop_plays_the_games_the_plain_policy_plays(kind: str) -> No
     for seed in range(6):
         rules, fast = bench.new_game(seed)
         fast.start()
-        random_policy.play(fast, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, measure=False)
+        random_policy.play(fast, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, extras=())
         rules, plain = bench.new_game(seed)
         plain.start()
         _plain_play(plain, rules, random.Random(seed), chooser)
@@ -227,7 +227,7 @@ def test_the_extras_change_what_is_measured_not_the_game(extras: tuple[str, ...]
     for seed in range(3):
         rules, bare = new_game(seed)
         bare.start()
-        random_policy.play(bare, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, measure=False)
+        random_policy.play(bare, rules, random.Random(seed), random_policy.Tally(), chooser=chooser, extras=())
         rules, measured = new_game(seed)
         measured.start()
         tally = random_policy.Tally()
