@@ -39,19 +39,20 @@ def _phase_resolver(uses: Sequence[hr.SkillUse], view: hr.GameView) -> list[hr.E
     return [hr.Effect("LEFTOVER", source=u.player_id) for u in uses]
 
 
-def make_rules(
+def turn_config(
+    steps: tuple[hr.PhaseStep, ...],
     order: hr.TurnOrder,
     *,
     moves: int = 1,
     out_of_turn: Sequence[str] = (),
-    turn_resolver: bool = True,
     initiative_var: str = "",
-) -> hr.Rules:
-    config = hr.Config(
+) -> hr.Config:
+    """One PLAY phase of ``steps`` under ``order``, repeated forever, a round each time."""
+    return hr.Config(
         start_phase=PLAY,
         phases={
             PLAY: hr.PhaseConfig(
-                steps=(hr.PhaseStep("", STEP), hr.PhaseStep("", SHOUT), hr.PhaseStep("", ZAP)),
+                steps=steps,
                 next_phase=PLAY,
                 on_enter=(hr.CLEAR_ROUND_VARS,),
                 on_exit=(hr.ADVANCE_ROUND,),
@@ -62,8 +63,19 @@ def make_rules(
             )
         },
     )
+
+
+def make_rules(
+    order: hr.TurnOrder,
+    *,
+    moves: int = 1,
+    out_of_turn: Sequence[str] = (),
+    turn_resolver: bool = True,
+    initiative_var: str = "",
+) -> hr.Rules:
+    steps = (hr.PhaseStep("", STEP), hr.PhaseStep("", SHOUT), hr.PhaseStep("", ZAP))
     return hr.Rules(
-        config,
+        turn_config(steps, order, moves=moves, out_of_turn=out_of_turn, initiative_var=initiative_var),
         name="turns",
         resolvers={PLAY: _phase_resolver},
         turn_resolvers={PLAY: _turn_resolver} if turn_resolver else {},

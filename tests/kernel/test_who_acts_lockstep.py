@@ -20,8 +20,9 @@ import pytest
 
 import hiddenrole as hr
 
-PLAY = "PLAY"
-STEP, SHOUT, ZAP, RAISE = "STEP", "SHOUT", "ZAP", "RAISE"
+from .test_turns import PLAY, SHOUT, STEP, ZAP, turn_config
+
+RAISE = "RAISE"
 X, Y = "X", "Y"
 SEATS = ("a", "b", "c", "d", "e", "f")
 
@@ -63,26 +64,14 @@ def _usable(pid: str, skill: str, view: hr.GameView, mine: Sequence[hr.SkillUse]
 
 
 def make_rules(order: hr.TurnOrder, *, moves: int = 1, out_of_turn: Sequence[str] = (), gate: bool = True) -> hr.Rules:
-    config = hr.Config(
-        start_phase=PLAY,
-        phases={
-            PLAY: hr.PhaseConfig(
-                steps=(
-                    hr.PhaseStep(X, STEP),
-                    hr.PhaseStep("", SHOUT),
-                    hr.PhaseStep(Y, ZAP),
-                    hr.PhaseStep(Y, RAISE, allow_dead_target=True),
-                ),
-                next_phase=PLAY,
-                on_enter=(hr.CLEAR_ROUND_VARS,),
-                on_exit=(hr.ADVANCE_ROUND,),
-                turn_order=order,
-                moves_per_turn=moves,
-                out_of_turn=tuple(out_of_turn),
-                initiative_var="init" if order is hr.INITIATIVE else "",
-            )
-        },
+    steps = (
+        hr.PhaseStep(X, STEP),
+        hr.PhaseStep("", SHOUT),
+        hr.PhaseStep(Y, ZAP),
+        hr.PhaseStep(Y, RAISE, allow_dead_target=True),
     )
+    initiative_var = "init" if order is hr.INITIATIVE else ""
+    config = turn_config(steps, order, moves=moves, out_of_turn=out_of_turn, initiative_var=initiative_var)
     return hr.Rules(
         config,
         name="lockstep",
